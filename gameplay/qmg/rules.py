@@ -1,0 +1,523 @@
+"""QMG rules: straits, supply, victory points, sudden victory and the legality of actions.
+
+Everything here is a pure function of a ``Board`` and a ``Position``; the precise statement
+of each rule is in ``shared/reference/qmg_rules_notes.md`` (and the project's README).
+"""
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+
+from .board import ALLIES, AXIS, Board
+from .reasons import KIND_NAMES, TEAM_NAMES, Reason, reason
+from .state import ARMY, NAVY, Piece, Position
+
+# ------------------------------------------------------------------------------------------
+# Straits and adjacency
+# ------------------------------------------------------------------------------------------
+
+
+def strait_status(board: Board, position: Position) -> dict[str, str]:
+    """Which team each strait is open for: the Axis if an Axis army holds its land space."""
+    axis_armies = {p.space for p in position.pieces if p.kind == ARMY and board.team_of(p.country) == AXIS}
+    return {sid: (AXIS if s.land in axis_armies else ALLIES) for sid, s in board.straits.items()}
+
+
+class Adjacency:
+    """Adjacency for one team in one position (straits open for that team join their seas)."""
+
+    __slots__ = ("board", "extra")
+
+    def __init__(self, board: Board, straits: dict[str, str], team: str):
+        self.board = board
+        self.extra: dict[str, set[str]] = {}
+        for sid, open_for in straits.items():
+            if open_for == team:
+                a, b = board.straits[sid].seas
+                self.extra.setdefault(a, set()).add(b)
+                self.extra.setdefault(b, set()).add(a)
+
+    def neighbours(self, space: str):
+        static = self.board.static_neighbours(space)
+        extra = self.extra.get(space)
+        return static | extra if extra else static
+
+    def adjacent(self, a: str, b: str) -> bool:
+        return b in self.board.static_neighbours(a) or b in self.extra.get(a, ())
+
+
+def adjacency(board: Board, position: Position, team: str, straits: dict[str, str] | None = None) -> Adjacency:
+    return Adjacency(board, straits if straits is not None else strait_status(board, position), team)
+
+
+# ------------------------------------------------------------------------------------------
+# Supply
+# ------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PieceSupply:
+    piece: Piece
+    supplied: bool
+    reason: Reason
+    chain: tuple[str, ...] = ()  # source space first, the piece's own space last
+
+
+@dataclass(frozen=True)
+class SupplyReport:
+    straits: dict[str, str]
+    pieces: dict[Piece, PieceSupply]
+
+    def supplied(self, piece: Piece) -> bool:
+        return self.pieces[piece].supplied
+
+    def unsupplied_of(self, country: str) -> list[Piece]:
+        return [p for p, s in self.pieces.items() if p.country == country and not s.supplied]
+
+    def supplied_of(self, country: str, kind: str | None = None) -> list[Piece]:
+        return [p for p, s in self.pieces.items()
+                if s.supplied and p.country == country and (kind is None or p.kind == kind)]
+
+
+def is_source_for(board: Board, position: Position, space: str, country: str) -> str | None:
+    """'star' or 'card' if ``space`` is a supply source for ``country`` in this position."""
+    team = board.team_of(country)
+    if board.spaces[space].supply and position.blocked_source_map.get(space) != team:
+        return "star"
+    if position.extra_source_map.get(space) == country:
+        return "card"
+    return None
+
+
+def compute_supply(board: Board, position: Position) -> SupplyReport:
+    """Supply of every piece on the board, with the reason (and the chain) for each."""
+    straits = strait_status(board, position)
+    team_army_spaces = {AXIS: set(), ALLIES: set()}
+    by_country: dict[str, dict[str, Piece]] = {}
+    for p in position.pieces:
+        if p.kind == ARMY:
+            team_army_spaces[board.team_of(p.country)].add(p.space)
+        by_country.setdefault(p.country, {})[p.space] = p  # army and navy never share a space
+    result: dict[Piece, PieceSupply] = {}
+    adj = {team: Adjacency(board, straits, team) for team in (AXIS, ALLIES)}
+    for country, own in by_country.items():
+        team = board.team_of(country)
+        armies_of_team = team_army_spaces[team]
+        eligible = {}
+        for space, p in own.items():
+            if p.kind == NAVY and not (board.static_neighbours(space) & armies_of_team):
+                result[p] = PieceSupply(p, False, reason("supply.navy_condition"))
+            else:
+                eligible[space] = p
+        parent: dict[str, str | None] = {}
+        queue = deque()
+        for space, p in eligible.items():
+            if p.kind == ARMY and is_source_for(board, position, space, country):
+                parent[space] = None
+                queue.append(space)
+        neighbours = adj[team].neighbours
+        while queue:
+            here = queue.popleft()
+            for nxt in neighbours(here):
+                if nxt in eligible and nxt not in parent:
+                    parent[nxt] = here
+                    queue.append(nxt)
+        for space, p in eligible.items():
+            if space not in parent:
+                result[p] = PieceSupply(p, False, reason("supply.no_chain"))
+                continue
+            chain = [space]
+            while parent[chain[-1]] is not None:
+                chain.append(parent[chain[-1]])
+            chain.reverse()
+            result[p] = PieceSupply(p, True, _supply_reason(board, position, country, tuple(chain)), tuple(chain))
+    return SupplyReport(straits=straits, pieces={p: result[p] for p in position.pieces})
+
+
+def _supply_reason(board, position, country, chain) -> Reason:
+    names = _names(board)
+    if len(chain) == 1:
+        kind = is_source_for(board, position, chain[0], country)
+        code = "supply.source" if kind == "star" else "supply.card_source"
+        return reason(code, **names.space(chain[0]), **names.country(country))
+    return reason(
+        "supply.chain",
+        chain_ru=" → ".join(board.spaces[s].ru for s in reversed(chain)) + " (источник)",
+        chain_en=" → ".join(board.spaces[s].en for s in reversed(chain)) + " (source)",
+    )
+
+
+def remove_unsupplied(board: Board, position: Position, country: str,
+                      supply: SupplyReport | None = None) -> tuple[Position, list[Piece]]:
+    """The supply step of ``country``: its unsupplied pieces leave the board."""
+    supply = supply or compute_supply(board, position)
+    gone = supply.unsupplied_of(country)
+    return position.without_pieces(gone), gone
+
+
+# ------------------------------------------------------------------------------------------
+# Victory
+# ------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ScoreLine:
+    points: int
+    reason: Reason
+    space: str | None = None
+    card: str | None = None
+
+
+@dataclass(frozen=True)
+class VictoryResult:
+    country: str
+    points: int
+    skipped: bool
+    lines: tuple[ScoreLine, ...] = ()
+    skip_reason: Reason | None = None
+
+    def detail(self, lang: str = "ru") -> list[str]:
+        if self.skipped:
+            return [self.skip_reason.text(lang)]
+        return [line.reason.text(lang) for line in self.lines]
+
+
+def home_occupier(board: Board, position: Position, country: str) -> Piece | None:
+    """An enemy army in ``country``'s home space, if any."""
+    home = board.countries[country].home
+    team = board.team_of(country)
+    for p in position.pieces:
+        if p.space == home and p.kind == ARMY and board.team_of(p.country) != team:
+            return p
+    return None
+
+
+def victory_step(board: Board, position: Position, country: str,
+                 supply: SupplyReport | None = None) -> VictoryResult:
+    """What ``country`` scores in its victory step, right after its own supply step.
+
+    Its unsupplied pieces are treated as gone; other countries' pieces stay.
+    """
+    names = _names(board)
+    occupier = home_occupier(board, position, country)
+    if occupier is not None:
+        home = board.countries[country].home
+        return VictoryResult(country, 0, True, (), reason(
+            "victory.skipped", **names.space(home), **names.other(occupier.country)))
+    supply = supply or compute_supply(board, position)
+    team = board.team_of(country)
+    team_armies: dict[str, list[str]] = {}
+    for p in position.pieces:
+        if p.kind == ARMY and p.country != country and board.team_of(p.country) == team:
+            team_armies.setdefault(p.space, []).append(p.country)
+    lines = []
+    for p in position.pieces:
+        if p.country != country or p.kind != ARMY or not supply.supplied(p):
+            continue
+        kind = is_source_for(board, position, p.space, country)
+        if kind == "star":
+            allies = team_armies.get(p.space, [])
+            if allies:
+                lines.append(ScoreLine(1, reason(
+                    "victory.shared", points=1, **names.space(p.space),
+                    with_ru=" и ".join(board.countries[a].ru_with for a in allies),
+                    with_en=" and ".join(board.countries[a].en for a in allies)), p.space))
+            else:
+                lines.append(ScoreLine(2, reason("victory.alone", points=2, **names.space(p.space)), p.space))
+        elif kind == "card":
+            lines.append(ScoreLine(2, reason("victory.card_source", points=2, **names.space(p.space)), p.space))
+    if not lines:
+        lines.append(ScoreLine(0, reason("victory.nothing")))
+    return VictoryResult(country, sum(line.points for line in lines), False, tuple(lines))
+
+
+def victory_phase_all(board: Board, position: Position, supply: SupplyReport | None = None) -> dict[str, VictoryResult]:
+    """Every country's victory step as if its own supply step had just run."""
+    supply = supply or compute_supply(board, position)
+    return {c: victory_step(board, position, c, supply) for c in board.turn_order}
+
+
+def sudden_victory(board: Board, position: Position) -> str | None:
+    """The team whose armies hold two home spaces of the other team (1st-edition rule).
+
+    A position where both teams qualify cannot arise one move at a time; the Axis is
+    returned then, as in the tie rule.
+    """
+    for team in (AXIS, ALLIES):
+        enemy_homes = {c.home for c in board.countries.values() if c.team != team}
+        held = {p.space for p in position.pieces
+                if p.kind == ARMY and p.space in enemy_homes and board.team_of(p.country) == team}
+        if len(held) >= 2:
+            return team
+    return None
+
+
+def sudden_victory_reason(board: Board, position: Position, team: str) -> Reason:
+    enemy_homes = {c.home for c in board.countries.values() if c.team != team}
+    held = sorted({p.space for p in position.pieces
+                   if p.kind == ARMY and p.space in enemy_homes and board.team_of(p.country) == team})
+    return reason("sudden_victory", team_ru=TEAM_NAMES[team][0], team_en=TEAM_NAMES[team][1],
+                  spaces_ru=", ".join(board.spaces[s].ru for s in held),
+                  spaces_en=", ".join(board.spaces[s].en for s in held))
+
+
+# ------------------------------------------------------------------------------------------
+# Actions
+# ------------------------------------------------------------------------------------------
+
+BUILD_ARMY, BUILD_NAVY = "build_army", "build_navy"
+RECRUIT_ARMY, RECRUIT_NAVY = "recruit_army", "recruit_navy"
+LAND_BATTLE, SEA_BATTLE = "land_battle", "sea_battle"
+ELIMINATE, REMOVE = "eliminate", "remove"
+ACTION_TYPES = (BUILD_ARMY, BUILD_NAVY, RECRUIT_ARMY, RECRUIT_NAVY, LAND_BATTLE, SEA_BATTLE, ELIMINATE, REMOVE)
+PLACING = {BUILD_ARMY: ARMY, BUILD_NAVY: NAVY, RECRUIT_ARMY: ARMY, RECRUIT_NAVY: NAVY}
+
+RULE_NAMES = {
+    BUILD_ARMY: ("Создайте армию", "Build Army"),
+    BUILD_NAVY: ("Создайте флот", "Build Navy"),
+    LAND_BATTLE: ("Атака на суше", "Land Battle"),
+    SEA_BATTLE: ("Атака на море", "Sea Battle"),
+}
+
+
+@dataclass(frozen=True)
+class Action:
+    type: str
+    country: str
+    space: str
+    target_country: str | None = None  # eliminate / battle: whose piece (when several could be meant)
+    kind: str | None = None  # eliminate / remove: army or navy (defaults from the space)
+
+    def to_dict(self) -> dict:
+        d = {"type": self.type, "country": self.country, "space": self.space}
+        if self.target_country:
+            d["target_country"] = self.target_country
+        if self.kind:
+            d["kind"] = self.kind
+        return d
+
+
+@dataclass(frozen=True)
+class Verdict:
+    legal: bool
+    reason: Reason
+    places: tuple[Piece, ...] = ()
+    removes: tuple[Piece, ...] = ()
+    warnings: tuple[Reason, ...] = field(default=())
+
+
+def check_action(board: Board, position: Position, action: Action,
+                 supply: SupplyReport | None = None) -> Verdict:
+    """Is ``action`` legal in ``position``? Never raises for an illegal action."""
+    supply = supply or compute_supply(board, position)
+    handler = _HANDLERS[action.type]
+    return handler(board, position, action, supply)
+
+
+def apply_action(board: Board, position: Position, action: Action,
+                 supply: SupplyReport | None = None) -> tuple[Verdict, Position]:
+    """The verdict and the position after the action (unchanged when illegal)."""
+    verdict = check_action(board, position, action, supply)
+    if not verdict.legal:
+        return verdict, position
+    new = position.without_pieces(verdict.removes)
+    for p in verdict.places:
+        new = new.with_piece(p)
+    return verdict, new
+
+
+def _refuse(code, **fields) -> Verdict:
+    return Verdict(False, reason(code, **fields))
+
+
+def _placement_problem(board, position, country, kind, space) -> Verdict | None:
+    """Terrain, stacking and piece-limit checks shared by build and recruit."""
+    names = _names(board)
+    sp = board.spaces[space]
+    if kind == ARMY and not sp.is_land:
+        return _refuse("army_on_land", **names.space(space))
+    if kind == NAVY and sp.is_land:
+        return _refuse("navy_at_sea", **names.space(space))
+    team = board.team_of(country)
+    for p in position.at(space):
+        if p.country == country and p.kind == kind:
+            return _refuse("stacking.own", **names.space(space), **names.country(country), **names.kind(kind),
+                           piece_gen_ru=KIND_NAMES[kind][1])
+        if board.team_of(p.country) != team:
+            return _refuse("stacking.enemy", **names.space(space), **names.other(p.country), **names.kind(p.kind))
+    c = board.countries[country]
+    limit = c.armies if kind == ARMY else c.navies
+    if position.count(country, kind) >= limit:
+        return _refuse("limit", **names.country(country), **names.kind(kind), limit=limit)
+    return None
+
+
+def _check_build(board, position, action, supply) -> Verdict:
+    kind = PLACING[action.type]
+    country, space = action.country, action.space
+    problem = _placement_problem(board, position, country, kind, space)
+    if problem:
+        return problem
+    names = _names(board)
+    team = board.team_of(country)
+    adj = Adjacency(board, supply.straits, team)
+    piece = Piece(country, kind, space)
+    rule_ru, rule_en = RULE_NAMES[action.type]
+    support = [p for p in supply.supplied_of(country) if adj.adjacent(p.space, space)]
+    if kind == ARMY:
+        if space == board.countries[country].home:
+            why_ru, why_en = "это ваш домашний сектор", "it is your home space"
+        elif support:
+            why_ru, why_en = _next_to(board, support[0])
+        else:
+            return _refuse("build_army.not_adjacent")
+    else:
+        if not support:
+            return _refuse("build_navy.not_adjacent", **_closed_strait_hint(board, supply, adj, country, space))
+        after = compute_supply(board, position.with_piece(piece))
+        if not after.supplied(piece):
+            return _refuse("build_navy.unsupplied", **names.space(space))
+        why_ru, why_en = _next_to(board, support[0])
+    return Verdict(True, reason("build.ok", **names.space(space), piece_ru=KIND_NAMES[kind][0],
+                                piece_en=KIND_NAMES[kind][3], why_ru=why_ru, why_en=why_en,
+                                rule_ru=rule_ru, rule_en=rule_en), places=(piece,))
+
+
+def _check_recruit(board, position, action, supply) -> Verdict:
+    kind = PLACING[action.type]
+    problem = _placement_problem(board, position, action.country, kind, action.space)
+    if problem:
+        return problem
+    piece = Piece(action.country, kind, action.space)
+    after = compute_supply(board, position.with_piece(piece))
+    warnings = () if after.supplied(piece) else (reason("reminder.recruit_unsupplied"),)
+    return Verdict(True, reason("recruit.ok"), places=(piece,), warnings=warnings)
+
+
+def _check_battle(board, position, action, supply) -> Verdict:
+    names = _names(board)
+    country, space = action.country, action.space
+    sp = board.spaces[space]
+    if action.type == LAND_BATTLE and not sp.is_land:
+        return _refuse("battle.wrong_domain_land", **names.space(space))
+    if action.type == SEA_BATTLE and sp.is_land:
+        return _refuse("battle.wrong_domain_sea", **names.space(space))
+    team = board.team_of(country)
+    here = position.at(space)
+    own_team = [p for p in here if board.team_of(p.country) == team]
+    if own_team:
+        return _refuse("battle.own_team", **names.other(own_team[0].country))
+    rule_ru, rule_en = RULE_NAMES[action.type]
+    adj = Adjacency(board, supply.straits, team)
+    support = [p for p in supply.supplied_of(country) if adj.adjacent(p.space, space)]
+    if not support:
+        return _refuse("battle.not_adjacent", **names.space(space), rule_ru=rule_ru, rule_en=rule_en,
+                       **_closed_strait_hint(board, supply, adj, country, space))
+    kind = ARMY if sp.is_land else NAVY
+    targets = [p for p in here if p.kind == kind]
+    if action.target_country:
+        targets = [p for p in targets if p.country == action.target_country]
+        if not targets:
+            return _refuse("battle.no_such_target", **names.space(space), **names.country(action.target_country))
+    warnings, removes = (), ()
+    if not targets:
+        result_ru, result_en = "Сектор пуст — убирать нечего.", "The space is empty — nothing is removed."
+        warnings = (reason("reminder.empty_target"),)
+    elif len(targets) == 1:
+        removes = (targets[0],)
+        result_ru = f"Убирается {KIND_NAMES[kind][0]} страны {board.countries[targets[0].country].ru}."
+        result_en = f"The {kind} of {board.countries[targets[0].country].en} is removed."
+    else:
+        result_ru = "Выберите, чью фишку убрать: " + ", ".join(board.countries[p.country].ru for p in targets) + "."
+        result_en = "Choose whose piece is removed: " + ", ".join(board.countries[p.country].en for p in targets) + "."
+    from_space = support[0].space
+    return Verdict(True, reason("battle.ok", **names.space(space), from_ru=board.spaces[from_space].ru,
+                                from_en=board.spaces[from_space].en, rule_ru=rule_ru, rule_en=rule_en,
+                                result_ru=result_ru, result_en=result_en),
+                   removes=removes, warnings=warnings)
+
+
+def _matching(board, position, action) -> list[Piece]:
+    kind = action.kind or (ARMY if board.spaces[action.space].is_land else NAVY)
+    return [p for p in position.at(action.space) if p.kind == kind
+            and (action.target_country is None or p.country == action.target_country)]
+
+
+def _check_eliminate(board, position, action, supply) -> Verdict:
+    names = _names(board)
+    team = board.team_of(action.country)
+    pieces = _matching(board, position, action)
+    if pieces and all(board.team_of(p.country) == team for p in pieces):
+        return _refuse("eliminate.own_team")
+    pieces = [p for p in pieces if board.team_of(p.country) != team]
+    if not pieces:
+        return _refuse("eliminate.nothing", **names.space(action.space))
+    target = pieces[0]
+    c = board.countries[target.country]
+    return Verdict(True, reason("eliminate.ok", target_ru=f"{KIND_NAMES[target.kind][0]} страны {c.ru}",
+                                target_en=f"the {target.kind} of {c.en}"), removes=(target,))
+
+
+def _check_remove(board, position, action, supply) -> Verdict:
+    names = _names(board)
+    pieces = _matching(board, position, action)
+    own = [p for p in pieces if p.country == action.country]
+    if own:
+        return Verdict(True, reason("remove.ok"), removes=(own[0],))
+    if pieces:
+        return _refuse("remove.not_own")
+    return _refuse("remove.nothing", **names.space(action.space))
+
+
+_HANDLERS = {
+    BUILD_ARMY: _check_build, BUILD_NAVY: _check_build,
+    RECRUIT_ARMY: _check_recruit, RECRUIT_NAVY: _check_recruit,
+    LAND_BATTLE: _check_battle, SEA_BATTLE: _check_battle,
+    ELIMINATE: _check_eliminate, REMOVE: _check_remove,
+}
+
+
+def _next_to(board, piece: Piece) -> tuple[str, str]:
+    sp = board.spaces[piece.space]
+    your = "ваша снабжаемая армия" if piece.kind == ARMY else "ваш снабжаемый флот"
+    return (f"рядом {your} в секторе «{sp.ru}»",
+            f"your supplied {piece.kind} in {sp.en} is adjacent")
+
+
+def _closed_strait_hint(board, supply, adj, country, space) -> dict:
+    """Name a strait that is closed for the country's team and would have made ``space`` adjacent."""
+    own_spaces = {p.space for p in supply.supplied_of(country)}
+    for sid, open_for in supply.straits.items():
+        s = board.straits[sid]
+        if open_for != board.team_of(country) and space in s.seas:
+            other = s.seas[1] if s.seas[0] == space else s.seas[0]
+            if other in own_spaces:
+                return {"straits_ru": f"; пролив «{s.ru}» закрыт для вашего лагеря",
+                        "straits_en": f"; the {s.en} strait is closed for your team"}
+    return {"straits_ru": "", "straits_en": ""}
+
+
+class _Names:
+    """Template fields for spaces and countries, in both languages."""
+
+    def __init__(self, board: Board):
+        self.board = board
+
+    def space(self, sid):
+        s = self.board.spaces[sid]
+        return {"space_ru": s.ru, "space_en": s.en}
+
+    def country(self, cid):
+        c = self.board.countries[cid]
+        return {"country_ru": c.ru, "country_en": c.en}
+
+    def other(self, cid):
+        c = self.board.countries[cid]
+        return {"other_ru": c.ru, "other_en": c.en}
+
+    def kind(self, kind):
+        return {"kind_en": KIND_NAMES[kind][3], "piece_ru": KIND_NAMES[kind][0], "piece_pl_ru": KIND_NAMES[kind][2]}
+
+
+def _names(board: Board) -> _Names:
+    return _Names(board)

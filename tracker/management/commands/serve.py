@@ -1,0 +1,36 @@
+"""python manage.py serve [--bind 0.0.0.0:8000] [--workers N]
+
+Prepares the app (migrations, static files) and replaces itself with gunicorn, a
+production-grade WSGI server, listening on every interface so phones on the LAN can join.
+"""
+import os
+import sys
+
+from django.core.management import call_command
+from django.core.management.base import BaseCommand
+
+from tracker.lan import lan_addresses
+
+
+class Command(BaseCommand):
+    help = "Migrate, collect static files and start gunicorn on 0.0.0.0:8000."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--bind", default=os.environ.get("BIND", "0.0.0.0:8000"))
+        parser.add_argument("--workers", type=int, default=int(os.environ.get("WEB_WORKERS", "2")))
+        parser.add_argument("--threads", type=int, default=int(os.environ.get("WEB_THREADS", "8")))
+        parser.add_argument("--no-prepare", action="store_true", help="skip migrate and collectstatic")
+
+    def handle(self, *args, bind, workers, threads, no_prepare, **options):
+        if not no_prepare:
+            call_command("migrate", interactive=False, verbosity=1)
+            call_command("collectstatic", interactive=False, verbosity=0)
+        port = bind.rsplit(":", 1)[-1]
+        self.stdout.write(f"Serving on http://{bind}/")
+        for addr in lan_addresses():
+            self.stdout.write(f"  phones on this network: http://{addr}:{port}/")
+        self.stdout.flush()
+        argv = [sys.executable, "-m", "gunicorn", "tracker.wsgi:application", "--bind", bind,
+                "--workers", str(workers), "--threads", str(threads), "--worker-class", "gthread",
+                "--access-logfile", "-", "--graceful-timeout", "10"]
+        os.execv(sys.executable, argv)

@@ -1,0 +1,1 @@
+"""Models that mirror the physical table (see issue 3)."""
