@@ -59,8 +59,21 @@ def adjacency(board: Board, position: Position, team: str, straits: dict[str, st
 class PieceSupply:
     piece: Piece
     supplied: bool
-    reason: Reason
+    code: str  # supply.source | supply.card_source | supply.chain | supply.navy_condition | supply.no_chain
     chain: tuple[str, ...] = ()  # source space first, the piece's own space last
+    board: Board | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def reason(self) -> Reason:
+        """Formatted on demand: most callers only need ``supplied``."""
+        if self.code in ("supply.source", "supply.card_source"):
+            names = _names(self.board)
+            return reason(self.code, **names.space(self.chain[0]), **names.country(self.piece.country))
+        if self.code == "supply.chain":
+            spaces = [self.board.spaces[s] for s in reversed(self.chain)]
+            return reason(self.code, chain_ru=" → ".join(s.ru for s in spaces) + " (источник)",
+                          chain_en=" → ".join(s.en for s in spaces) + " (source)")
+        return reason(self.code)
 
 
 @dataclass(frozen=True)
@@ -106,7 +119,7 @@ def compute_supply(board: Board, position: Position) -> SupplyReport:
         eligible = {}
         for space, p in own.items():
             if p.kind == NAVY and not (board.static_neighbours(space) & armies_of_team):
-                result[p] = PieceSupply(p, False, reason("supply.navy_condition"))
+                result[p] = PieceSupply(p, False, "supply.navy_condition")
             else:
                 eligible[space] = p
         parent: dict[str, str | None] = {}
@@ -124,27 +137,20 @@ def compute_supply(board: Board, position: Position) -> SupplyReport:
                     queue.append(nxt)
         for space, p in eligible.items():
             if space not in parent:
-                result[p] = PieceSupply(p, False, reason("supply.no_chain"))
+                result[p] = PieceSupply(p, False, "supply.no_chain", board=board)
                 continue
             chain = [space]
             while parent[chain[-1]] is not None:
                 chain.append(parent[chain[-1]])
             chain.reverse()
-            result[p] = PieceSupply(p, True, _supply_reason(board, position, country, tuple(chain)), tuple(chain))
+            if len(chain) > 1:
+                code = "supply.chain"
+            elif is_source_for(board, position, space, country) == "star":
+                code = "supply.source"
+            else:
+                code = "supply.card_source"
+            result[p] = PieceSupply(p, True, code, tuple(chain), board)
     return SupplyReport(straits=straits, pieces={p: result[p] for p in position.pieces})
-
-
-def _supply_reason(board, position, country, chain) -> Reason:
-    names = _names(board)
-    if len(chain) == 1:
-        kind = is_source_for(board, position, chain[0], country)
-        code = "supply.source" if kind == "star" else "supply.card_source"
-        return reason(code, **names.space(chain[0]), **names.country(country))
-    return reason(
-        "supply.chain",
-        chain_ru=" → ".join(board.spaces[s].ru for s in reversed(chain)) + " (источник)",
-        chain_en=" → ".join(board.spaces[s].en for s in reversed(chain)) + " (source)",
-    )
 
 
 def remove_unsupplied(board: Board, position: Position, country: str,
