@@ -1,0 +1,121 @@
+"""Bilingual refusal reasons and the common ``Result`` value returned by every rule check."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+# code -> (rule reference, Russian text, English text). Texts may hold {placeholders}.
+REASONS: dict[str, tuple[str, str, str]] = {
+    # turn / actions
+    "not_your_turn": ("§2.2", "Сейчас ход другой стороны ({side}).", "It is the other side's turn ({side})."),
+    "wrong_phase": ("§2.2", "Это действие недоступно в фазе «{phase}».", "This action is not available in phase '{phase}'."),
+    "game_over": ("§2.14", "Игра уже окончена.", "The game is already over."),
+    "no_cards_given": ("§2.4", "Не выбрано ни одной карты из руки.", "No hand card was chosen."),
+    "card_not_in_hand": ("§2.4", "Карты {card} нет в руке.", "Card {card} is not in the hand."),
+    "reduced_turn_no_play": ("§2.12 / B-4", "Колода кончилась: в сокращённом ходу нельзя играть карты с руки.",
+                             "The deck has run out: no hand card may be played in a reduced turn."),
+    "intel_only_now": ("§2.10", "После разведки в конце хода можно только снова разведывать в конце хода или закончить ход.",
+                       "After an end-of-turn intel only further end-of-turn intel or ending the turn is allowed."),
+    "unknown_province": ("§1.2", "Провинция «{province}» неизвестна.", "Province '{province}' is unknown."),
+    "defend_not_own": ("§2.4 #1 / B-28", "Оборонять можно только свою или нейтральную провинцию.",
+                       "Only an own or a neutral province can be defended."),
+    "in_quagmire": ("§2.8", "В провинции «{province}» идут упорные бои.", "Province '{province}' is in quagmire."),
+    "target_own": ("§2.4 #2", "Цель операции должна быть нейтральной или вражеской.",
+                   "The operation's target must be neutral or enemy-controlled."),
+    "province_card_missing": ("§2.4 #2", "Карты провинции «{province}» нет в вашей колоде провинций.",
+                              "The card of province '{province}' is not in your province deck."),
+    "confirm_replace": ("§2.4 #2 / B-35", "На NEW OP уже есть операция; новая отменит её — подтвердите.",
+                        "An operation already sits at NEW OP; a new one cancels it — confirm first."),
+    "no_such_op": ("§2.3", "Операции в ячейке {slot} нет.", "There is no operation in slot {slot}."),
+    "not_launchable": ("§2.3 / B-3", "Операция на позиции {position} ещё не готова к запуску.",
+                       "The operation at position {position} is not ready to launch."),
+    "must_play": ("§2.2 п.3 / B-39", "Нужно сыграть хотя бы одну карту с руки, прежде чем закончить ход.",
+                  "At least one hand card must be played before ending the turn."),
+    "quagmire_pending": ("§2.4 #6 / B-19", "Вы усилили свои упорные бои в «{province}»: разрешите бой до конца хода.",
+                         "You reinforced your own quagmire in '{province}': resolve it before ending the turn."),
+    "not_quagmire": ("§2.8", "В провинции «{province}» нет упорных боёв.", "Province '{province}' is not in quagmire."),
+    "not_originator": ("§2.4 #6", "Разрешать упорные бои может только сторона, которая их начала.",
+                       "Only the side that started the quagmire may resolve it again."),
+    # origin / supply
+    "origin_not_own": ("§2.4 origin", "Атаковать можно только из своей провинции.", "An attack must come from an own province."),
+    "origin_not_adjacent": ("§2.4 origin", "«{origin}» не граничит с «{target}».", "'{origin}' is not adjacent to '{target}'."),
+    "origin_forbidden": ("§2.4 origin", "Из «{origin}» нельзя атаковать «{target}» (Рур нельзя атаковать из Северного моря).",
+                         "'{target}' cannot be attacked from '{origin}' (Ruhr cannot be attacked from the North Sea)."),
+    "origin_quagmire": ("§2.8", "Провинция с упорными боями не может быть исходной для атаки.",
+                        "A province in quagmire cannot be an attack origin."),
+    "origin_unsupplied": ("§2.9 / B-17", "Исходная провинция «{origin}» без снабжения.", "Origin '{origin}' is not supplied."),
+    "supply_unknown": ("§2.9 / B-1", "Снабжение неизвестно без карты поля — спросите игроков.",
+                       "Supply is unknown without a board map — ask the players."),
+    "card_values_missing": ("§1.5 / B-2", "Не введены значения карты {card}.", "The values of card {card} have not been entered."),
+    # battle
+    "wins_not_own": ("§2.7 / B-21", "Карта {card} не участвовала в бою на стороне победителя.",
+                     "Card {card} did not fight on the winner's side."),
+    "wins_too_small": ("§2.7", "Сумма карт в стопку побед {total} меньше силы противника {need}.",
+                       "The wins-pile cards total {total}, below the opponent's strength {need}."),
+    "wins_not_minimal": ("B-21", "Настройка требует минимального набора: карту {card} можно убрать.",
+                         "The setting requires a minimal set: card {card} could be left out."),
+    "wins_neutral": ("§2.7 Rout / B-21", "Нейтральные карты нельзя класть в стопку побед.", "Neutral cards cannot go to the wins pile."),
+    "quag_wrong_count": ("§2.7 Quagmire", "В потери должно уйти ровно {k} карт(ы), выбрано {got}.",
+                         "Exactly {k} card(s) must go to losses, {got} chosen."),
+    "quag_own_first": ("§2.7 Quagmire / B-22", "Нейтральные карты теряются только после всех своих.",
+                       "Neutral cards are lost only after all own cards."),
+    "quag_unknown_card": ("§2.7 Quagmire", "Карта {card} не участвует в этом бою.", "Card {card} is not part of this battle."),
+    "superiority_not_held": ("§2.6", "Жетон превосходства у другой стороны.", "The superiority token is held by the other side."),
+    # intel
+    "intel_no_tokens": ("§2.10", "Недостаточно жетонов разведки: нужно {need}, есть {have}.",
+                        "Not enough intel tokens: {need} needed, {have} available."),
+    "intel_counter_no_tokens": ("§2.10", "Сторона {side} не может оплатить ход в торге ({need}).",
+                                "Side {side} cannot pay its bid ({need})."),
+    "intel_empty": ("§2.10 / B-25", "Стопка пуста — разведывать нечего.", "The stack is empty — nothing to spy on."),
+    "intel_new_op": ("§2.10", "Операцию на позиции NEW OP (No Intel) разведывать нельзя.",
+                     "The operation at NEW OP (no-intel mark) cannot be spied on."),
+    "intel_own": ("§2.10", "Разведывать можно только карты противника или нейтральные.", "Only enemy or neutral cards can be spied on."),
+    "intel_objectives_axis": ("§2.10 / B-8", "Тайные цели у Марокко может разведывать только игрок Союзников.",
+                              "Only the Allies may spy on the objectives by Morocco."),
+    "intel_objectives_free": ("B-8", "По настройке Союзники смотрят цели у Марокко бесплатно.",
+                              "With this setting the Allies look at the Morocco objectives for free."),
+    "intel_bad_target": ("§2.10", "Недопустимая цель разведки.", "Not a legal intel target."),
+    "intel_multi": ("B-25", "Разведка в конце хода уже была; настройка запрещает повтор.",
+                    "An end-of-turn intel was already made; the setting forbids another."),
+    "free_look_denied": ("§1.4 п.12", "Бесплатно смотреть можно только Союзникам и только Прибалтику, Киев и Одессу.",
+                         "Only the Allies may look for free, and only at the Baltics, Kiev and Odessa."),
+    # year end
+    "ye_order": ("§2.13 {step}", "Сначала должна действовать сторона без жетона превосходства.",
+                 "The side without the superiority token must act first."),
+    "ye_already": ("§2.13 {step}", "Сторона {side} уже выполнила этот шаг.", "Side {side} has already done this step."),
+    "pp_exceeded": ("§2.13 3.5", "Покупки стоят {cost} ОП, доступно {pp}.", "The purchases cost {cost} PP, {pp} available."),
+    "vp_allies": ("§2.13 3.5", "Покупать ПО может только Ось.", "Only the Axis may buy VP."),
+    "not_in_losses": ("§2.13 3.5", "Карты {card} нет в стопке потерь.", "Card {card} is not in the losses pile."),
+    "cap_reached": ("B-26 / B-27", "Превышен предел «{cap}».", "The '{cap}' cap would be exceeded."),
+    "recall_quagmire": ("§2.8 / §2.13 3.6", "Карты из провинции с упорными боями отзывать нельзя.",
+                        "Cards cannot be recalled from a province in quagmire."),
+    "recall_not_there": ("§2.13 3.6", "Карты {card} там нет.", "Card {card} is not there."),
+    "needs_value": ("§2.13 {step} / B-1", "Без карты поля введите «{what}» вручную.",
+                    "Without a board map, enter '{what}' by hand."),
+    "objectives_unknown": ("§2.14", "Провинции тайных целей Оси не введены.", "The provinces of the Axis objectives are not entered."),
+    "preplace": ("§1.4 п.8 / B-41", "До 3 карт, каждая в другой союзной или нейтральной провинции.",
+                 "Up to 3 cards, each in a different Allied or neutral province."),
+}
+
+
+@dataclass
+class Result:
+    """Outcome of a rule check or action. ``state`` is the new game state when the action was applied."""
+
+    legal: bool
+    code: str = ""
+    rule: str = ""
+    reason_ru: str = ""
+    reason_en: str = ""
+    state: Any = None
+    data: dict = field(default_factory=dict)
+
+
+def refuse(code: str, **kw) -> Result:
+    """A refusal naming the rule, in Russian and English."""
+    rule, ru, en = REASONS[code]
+    return Result(False, code, rule.format(**kw), ru.format(**kw), en.format(**kw))
+
+
+def ok(state=None, **data) -> Result:
+    return Result(True, state=state, data=data)
