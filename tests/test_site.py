@@ -4,6 +4,7 @@ from django.core.management import call_command
 from django.db import connection
 
 
+@pytest.mark.django_db
 def test_home_page_is_russian_by_default(client):
     response = client.get("/")
     assert response.status_code == 200
@@ -12,6 +13,7 @@ def test_home_page_is_russian_by_default(client):
     assert "htmx" in html  # the vendored htmx script tag from django-htmx
 
 
+@pytest.mark.django_db
 def test_language_switch_to_english(client):
     response = client.post("/i18n/setlang/", {"language": "en", "next": "/"})
     assert response.status_code == 302

@@ -4,5 +4,15 @@ from tracker import views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("boards/", views.boards, name="boards"),
+    path("g/<int:pk>/", views.game, name="game"),
+    path("g/<int:pk>/poll/", views.poll, name="poll"),
+    path("g/<int:pk>/move/", views.move, name="move"),
+    path("g/<int:pk>/seats/", views.seats, name="seats"),
+    path("join/<str:token>/", views.join, name="join"),
+    path("watch/<str:token>/", views.watch, name="watch"),
+    path("host/<str:token>/", views.host_link, name="host_link"),
+    path("generalissimus/", include("tracker.generalissimus.urls")),
+    path("fog-of-war/", include("tracker.fog_of_war.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
 ]

@@ -1,6 +1,296 @@
-"""Function views: thin, they render templates and partials; rules live in gameplay/."""
-from django.shortcuts import render
+"""Function views: thin. They parse forms, call a service or a selector, render a page or partial.
 
+Every form posts normally (works without JavaScript: post/redirect/get); with htmx the same
+view answers with the game partial instead of a redirect.
+"""
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import HttpResponse, HttpResponseForbidden
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language, gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from gameplay.qmg import compute_supply, victory_step
+from gameplay.qmg.table import CARD_TYPE_NAMES, PHASE_NAMES, reminders
+
+from . import access, jsongames, selectors, services
+from .charts import vp_chart_svg
+from .forms import BoardVariantForm, DiscardForm, NewGameForm, PlayCardForm, StepForm, VersionForm
+from .lan import lan_addresses
+from .models import BoardVariant, Game, Seat, new_token
+
+
+def _lang() -> str:
+    return "en" if (get_language() or "ru").startswith("en") else "ru"
+
+
+# ------------------------------------------------------------------------------------------
+# Start page, new game, links
+# ------------------------------------------------------------------------------------------
 
 def home(request):
-    return render(request, "home.html")
+    form = NewGameForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        d = form.cleaned_data
+        game = services.create_game(d["name"], d["seats"],
+                                    {"early_victory": d["early_victory"], "reallocate": d["reallocate"]},
+                                    d["board_variant"])
+        access.grant(request, game, "host", game.host_token)
+        return redirect("seats", pk=game.pk)
+    known = access.known_games(request)
+    games = [g for g in Game.objects.filter(winner="").order_by("-updated_at")[:50]]
+    return render(request, "home.html", {"form": form, "games": games, "known": known})
+
+
+EXAMPLE_PATCH = """extends: standard
+add_edges: [[kazakhstan, india]]
+remove_edges: [[siberia, china]]
+add_stars: [balkans]
+remove_stars: [hawaii]
+"""
+
+
+def boards(request):
+    """Board variants: a group corrects its printed board as data, never as code."""
+    form = BoardVariantForm(request.POST or None, initial={"patch": EXAMPLE_PATCH})
+    if request.method == "POST" and form.is_valid():
+        variant = form.save()
+        messages.success(request, _("Board variant “%(name)s” saved.") % {"name": variant.name})
+        for problem in form.problems:
+            messages.warning(request, _("It contradicts the rulebook: %(problem)s") % {"problem": problem})
+        return redirect("boards")
+    return render(request, "boards.html", {"form": form, "variants": BoardVariant.objects.order_by("name")})
+
+
+def _actor_or_403(request, game):
+    actor = access.actor_for(request, game)
+    if actor is None:
+        return None, render(request, "no_access.html", {"game": game}, status=403)
+    return actor, None
+
+
+def _absolute(request, path: str) -> str:
+    """A URL phones on the LAN can open: localhost is replaced by the machine's LAN address."""
+    host = request.get_host()
+    name, _, port = host.partition(":")
+    if name in ("localhost", "127.0.0.1", "[::1]"):
+        addresses = lan_addresses()
+        if addresses:
+            host = addresses[0] + (f":{port}" if port else "")
+    return f"{request.scheme}://{host}{path}"
+
+
+def _qr_svg(url: str) -> str:
+    import segno
+
+    return segno.make(url, error="m").svg_inline(scale=4, dark="#1d2327", light="#ffffff")
+
+
+def seats(request, pk):
+    game = get_object_or_404(Game, pk=pk)
+    actor, denied = _actor_or_403(request, game)
+    if denied:
+        return denied
+    if not actor.is_host:
+        return HttpResponseForbidden(_("Only the host sees the join links."))
+    if request.method == "POST":
+        seat = get_object_or_404(Seat, game=game, pk=request.POST.get("seat"))
+        seat.token = new_token()
+        seat.save(update_fields=["token"])
+        messages.info(request, _("A new join link was made for %(player)s; the old one no longer works.")
+                      % {"player": seat.player_name})
+        return redirect("seats", pk=game.pk)
+    rows = []
+    for seat in game.seats.all():
+        url = _absolute(request, reverse("join", args=[seat.token]))
+        rows.append({"seat": seat, "url": url, "qr": _qr_svg(url), "countries": _seat_roles(game, seat)})
+    watch = _absolute(request, reverse("watch", args=[game.spectator_token]))
+    host = _absolute(request, reverse("host_link", args=[game.host_token]))
+    return render(request, "seats.html", {"game": game, "rows": rows, "watch_url": watch,
+                                               "watch_qr": _qr_svg(watch), "host_url": host})
+
+
+def join(request, token):
+    seat = get_object_or_404(Seat, token=token)
+    access.grant(request, seat.game, "seat", token)
+    return redirect(seat.game)
+
+
+def watch(request, token):
+    game = get_object_or_404(Game, spectator_token=token)
+    access.grant(request, game, "watch", token)
+    return redirect(game)
+
+
+def host_link(request, token):
+    game = get_object_or_404(Game, host_token=token)
+    access.grant(request, game, "host", token)
+    return redirect(game)
+
+
+# ------------------------------------------------------------------------------------------
+# The game page and its partial
+# ------------------------------------------------------------------------------------------
+
+def _seat_roles(game, seat) -> str:
+    """The countries (QMG) or sides (other games) a seat plays, by name."""
+    lang = _lang()
+    if game.kind != Game.QMG:
+        rules = jsongames.rules_of(game)
+        return ", ".join(rules.side_name(s, lang) for s in seat.countries)
+    board = selectors.board_of(game)
+    return ", ".join((board.countries[c].en if lang == "en" else board.countries[c].ru) for c in seat.countries)
+
+
+def _context(request, game: Game, actor, forms=None) -> dict:
+    lang = _lang()
+    board = selectors.board_of(game)
+    table = selectors.table_of(game)
+    supply = compute_supply(board, table.position)
+    events = list(game.events.all().select_related("seat"))
+    active = table.active(board)
+    mine = actor.countries(board)
+    i = 1 if lang == "en" else 0
+    c = board.countries[active]
+    forms = forms or {}
+    initial = {"version": game.version}
+    context = {
+        "game": game, "table": table, "actor": actor, "lang": lang,
+        "active": active, "active_name": (c.ru, c.en)[i], "active_team": c.team,
+        "phase_name": PHASE_NAMES[table.phase][0] if lang == "ru" else PHASE_NAMES[table.phase][1],
+        "played_name": CARD_TYPE_NAMES[table.played][i] if table.played else "",
+        "my_turn": active in mine, "can_write": actor.can_write and not table.finished,
+        "reminders": [r.text(lang) for r in reminders(board, table)],
+        "unsupplied": [board.spaces[p.space].en if lang == "en" else board.spaces[p.space].ru
+                       for p in supply.unsupplied_of(active)],
+        "countries": [{"id": cid, "name": (board.countries[cid].ru, board.countries[cid].en)[i],
+                       "team": board.countries[cid].team, "cards": k, "active": cid == active}
+                      for cid, k in table.cards],
+        "history": selectors.history(game, events)[:40],
+        "vp_chart": vp_chart_svg(selectors.vp_series(game, events), board.rounds,
+                                 labels=(_("Axis"), _("Allies")), title=_("Victory points by round")),
+        "play_form": forms.get("play") or PlayCardForm(initial=initial, board=board),
+        "step_form": forms.get("step") or StepForm(initial={**initial, "country": active if active in mine else None},
+                                                   countries=mine or board.turn_order, board=board),
+        "discard_form": forms.get("discard") or DiscardForm(initial=initial),
+        "version_form": VersionForm(initial=initial),
+        "done_moves": bool(selectors.effective_moves(events)[0]),
+        "undone_moves": bool(selectors.effective_moves(events)[1]),
+    }
+    v = victory_step(board, table.position, active, supply)
+    context["victory_preview"] = {"points": v.points, "lines": v.detail(lang)}
+    k = table.cards_of(active)
+    context["draw_preview"] = max(0, min(7 - k.hand, k.deck))
+    context.update(_board_context(board, table, supply, lang))
+    return context
+
+
+def _board_context(board, table, supply, lang) -> dict:
+    try:
+        from .board_svg import render_board_svg, space_rows
+    except ImportError:  # the map module is optional while it is being built
+        return {"board_svg": "", "space_rows": []}
+    # render_board_svg escapes every name it inserts
+    return {"board_svg": mark_safe(render_board_svg(board, table.position, supply, lang=lang)),
+            "space_rows": space_rows(board, table.position, supply, lang=lang)}
+
+
+@require_GET
+def game(request, pk):
+    game = get_object_or_404(Game, pk=pk, kind=Game.QMG)
+    actor, denied = _actor_or_403(request, game)
+    if denied:
+        return denied
+    template = "qmg/_game.html" if request.htmx else "qmg/game.html"
+    return render(request, template, _context(request, game, actor))
+
+
+@require_GET
+def poll(request, pk):
+    """Cheap: one indexed query; 204 while the version is unchanged, else ask the page to refresh."""
+    version = Game.objects.filter(pk=pk).values_list("version", flat=True).first()
+    if version is None:
+        return HttpResponse(status=404)
+    try:
+        known = int(request.GET.get("v", "-1"))
+    except ValueError:
+        known = -1
+    if version == known:
+        return HttpResponse(status=204)
+    response = HttpResponse(status=200)
+    response["HX-Trigger"] = "game-changed"
+    return response
+
+
+# ------------------------------------------------------------------------------------------
+# Moves
+# ------------------------------------------------------------------------------------------
+
+FORMS = {"play_card": ("play", PlayCardForm), "step": ("step", StepForm), "discard": ("discard", DiscardForm),
+         "end_play": (None, VersionForm), "supply": (None, VersionForm), "score": (None, VersionForm),
+         "draw": (None, VersionForm), "undo": (None, VersionForm), "redo": (None, VersionForm)}
+
+
+@require_POST
+def move(request, pk):
+    game = get_object_or_404(Game, pk=pk, kind=Game.QMG)
+    actor, denied = _actor_or_403(request, game)
+    if denied:
+        return denied
+    if not actor.can_write:
+        return HttpResponseForbidden(_("Spectators cannot make moves."))
+    kind = request.POST.get("command")
+    if kind not in FORMS:
+        return _answer(request, game, actor, messages.ERROR, _("Unknown command."), status=400)
+    key, form_class = FORMS[kind]
+    board = selectors.board_of(game)
+    kwargs = {"board": board} if form_class in (PlayCardForm, StepForm) else {}
+    if form_class is StepForm:
+        kwargs["countries"] = actor.countries(board)
+    form = form_class(request.POST, **kwargs)
+    if not form.is_valid():
+        errors = "; ".join(f"{e}" for errs in form.errors.values() for e in errs)
+        return _answer(request, game, actor, messages.ERROR, errors, forms={key: form} if key else None, status=400)
+    data = form.cleaned_data
+    if kind == "undo":
+        result = services.undo(game.pk, data["version"], actor)
+    elif kind == "redo":
+        result = services.redo(game.pk, data["version"], actor)
+    else:
+        result = services.submit(game.pk, data["version"], actor, _command(kind, data))
+    lang = _lang()
+    text = result.reason.text(lang) if result.reason else ""
+    notes = [n.text(lang) for n in result.notes]
+    level = messages.SUCCESS if result.applied else (messages.WARNING if result.status == services.STALE
+                                                      else messages.ERROR)
+    status = {services.APPLIED: 200, services.STALE: 409, services.FORBIDDEN: 403}.get(result.status, 422)
+    keep = None if result.applied or result.status == services.STALE else ({key: form} if key else None)
+    return _answer(request, game, actor, level, text, notes=notes, forms=keep, status=status)
+
+
+def _command(kind, data) -> dict:
+    cmd = {"type": kind}
+    for field in ("card_type", "space", "target_country", "kind", "n", "country", "action"):
+        value = data.get(field)
+        if value not in (None, ""):
+            cmd[field] = value
+    return cmd
+
+
+def _answer(request, game, actor, level, text, notes=(), forms=None, status=200):
+    """htmx: the refreshed game partial with the message; otherwise a redirect (PRG)."""
+    if not request.htmx:
+        if text:
+            messages.add_message(request, level, text)
+        for note in notes:
+            messages.info(request, note)
+        return redirect("game", pk=game.pk)
+    game.refresh_from_db()
+    context = _context(request, game, actor, forms)
+    context["flash"] = {"level": {messages.SUCCESS: "success", messages.WARNING: "warning",
+                                  messages.ERROR: "error"}.get(level, "info"), "text": text, "notes": notes}
+    # the real status (409 stale, 422 refused, 400 invalid); base.html tells htmx to swap 4xx answers
+    return render(request, "qmg/_game.html", context, status=status)

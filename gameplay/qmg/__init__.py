@@ -3,10 +3,16 @@
 Public surface: ``load_board`` (board data and variants), ``Position``/``Piece`` (the pieces on
 the table), ``compute_supply``, ``strait_status``, ``victory_step``, ``sudden_victory``,
 ``check_action``/``apply_action`` (legality with reasons in Russian and English) and
-``check_position`` (the whole-position answer behind ``manage.py qmg_check``).
+``check_position`` (the whole-position answer behind ``manage.py qmg_check``). Statuses in play
+(``Position.statuses``) are applied from the card catalogue by ``effects``: ``immediate_vp``
+scores cards that give points on the spot, ``status_uses`` tells how each status is used.
 """
 from .board import ALLIES, AXIS, Board, BoardError, load_board, seed_fact_problems
 from .check import check_position
+from .effects import (
+    EffectContext, StatusUse, automated_statuses, immediate_vp, instead_of_play_statuses, once_per_turn_statuses,
+    status_uses, validate_statuses,
+)
 from .reasons import Reason
 from .rules import (
     ACTION_TYPES, Action, SupplyReport, Verdict, VictoryResult, apply_action, check_action, compute_supply,
@@ -15,8 +21,10 @@ from .rules import (
 from .state import ARMY, NAVY, Piece, Position, PositionError, validate_position
 
 __all__ = [
-    "ALLIES", "AXIS", "ARMY", "NAVY", "ACTION_TYPES", "Action", "Board", "BoardError", "Piece", "Position",
-    "PositionError", "Reason", "SupplyReport", "Verdict", "VictoryResult", "apply_action", "check_action",
-    "check_position", "compute_supply", "home_occupier", "load_board", "remove_unsupplied", "seed_fact_problems",
-    "strait_status", "sudden_victory", "validate_position", "victory_phase_all", "victory_step",
+    "ALLIES", "AXIS", "ARMY", "NAVY", "ACTION_TYPES", "Action", "Board", "BoardError", "EffectContext", "Piece",
+    "Position", "PositionError", "Reason", "StatusUse", "SupplyReport", "Verdict", "VictoryResult", "apply_action",
+    "automated_statuses", "check_action", "check_position", "compute_supply", "home_occupier", "immediate_vp",
+    "instead_of_play_statuses", "load_board", "once_per_turn_statuses", "remove_unsupplied", "seed_fact_problems",
+    "status_uses", "strait_status", "sudden_victory", "validate_position", "validate_statuses",
+    "victory_phase_all", "victory_step",
 ]

@@ -38,9 +38,13 @@ def parse_action(board: Board, raw, index: int = 0) -> Action:
     return Action(raw["type"], raw["country"], raw["space"], target, kind)
 
 
-def check_position(data, board: Board | None = None, lang: str = "ru") -> dict:
+def check_position(data, board: Board | None = None, lang: str = "ru", context=None) -> dict:
     """Evaluate a position: supply of each piece, straits, the six victory steps, sudden victory
-    and the legality of each listed action. Raises PositionError on bad input."""
+    and the legality of each listed action. Raises PositionError on bad input.
+
+    ``statuses`` (status card ids in play) are applied to supply, building and scoring; an unknown
+    id or a card that is not a status is bad input. ``context`` (card ids used this turn, see
+    ``effects``) is for Python callers only; the JSON input has no such key."""
     board = board or load_board()
     if not isinstance(data, dict):
         raise PositionError("the position must be a JSON object")
@@ -54,7 +58,7 @@ def check_position(data, board: Board | None = None, lang: str = "ru") -> dict:
         raise PositionError("'actions' must be a list")
     actions = [parse_action(board, a, i) for i, a in enumerate(raw_actions)]
 
-    supply = compute_supply(board, position)
+    supply = compute_supply(board, position, context)
     pieces = []
     for p in position.pieces:
         s = supply.pieces[p]

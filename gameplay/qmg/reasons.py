@@ -125,6 +125,14 @@ TEMPLATES: dict[str, tuple[str, str]] = {
         "Снабжается по цепочке: {chain_ru}.",
         "Supplied through the chain {chain_en}.",
     ),
+    "supply.card_source_named": (
+        "Снабжается: пока в игре карта «{card_ru}», «{space_ru}» служит источником снабжения только для страны {country_ru}.",
+        "Supplied: while the card “{card_en}” is in play, {space_en} is a supply source for {country_en} alone.",
+    ),
+    "supply.card_always": (
+        "Снабжается независимо от цепочки: карта «{card_ru}» делает {piece_pl_ru} страны {country_ru} снабжаемыми.",
+        "Supplied whatever its chain: the card “{card_en}” keeps every {kind_en} of {country_en} in supply.",
+    ),
     "supply.navy_condition": (
         "Не снабжается: рядом с флотом нет армии вашего лагеря на суше (правило «Снабжение»: условие для флотов).",
         "Unsupplied: no army of its team stands on land next to this navy (rule “Supply”: the navy condition).",
@@ -145,6 +153,19 @@ TEMPLATES: dict[str, tuple[str, str]] = {
     "victory.alone": ("{space_ru} {points}", "{space_en} {points}"),
     "victory.shared": ("{space_ru} {points} (вместе с {with_ru})", "{space_en} {points} (shared with {with_en})"),
     "victory.card_source": ("{space_ru} {points} (источник по карте)", "{space_en} {points} (card source)"),
+    "victory.card_source_named": (
+        "{space_ru} {points} (источник только для вас по карте «{card_ru}»)",
+        "{space_en} {points} (a source for you alone through “{card_en}”)",
+    ),
+    "victory.status": ("«{card_ru}» +{points} ({detail_ru})", "“{card_en}” +{points} ({detail_en})"),
+    "vp_immediate.ok": (
+        "«{card_ru}»: +{points} сразу ({detail_ru}); такие очки засчитываются и при занятом домашнем секторе (правило «Подсчёт очков»).",
+        "“{card_en}”: +{points} at once ({detail_en}); such points count even with the home space occupied (rule “Scoring”).",
+    ),
+    "vp_immediate.not_met": (
+        "«{card_ru}»: условие карты не выполнено ({detail_ru}) — очков нет.",
+        "“{card_en}”: the card's condition is not met ({detail_en}) — no points.",
+    ),
     "victory.nothing": ("Нет армий на источниках снабжения: 0", "No army on a supply source: 0"),
     "sudden_victory": (
         "Досрочная победа: армии лагеря {team_ru} занимают два домашних сектора противника ({spaces_ru}).",

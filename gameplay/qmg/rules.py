@@ -2,6 +2,8 @@
 
 Everything here is a pure function of a ``Board`` and a ``Position``; the precise statement
 of each rule is in ``shared/reference/qmg_rules_notes.md`` (and the project's README).
+Statuses in play (``Position.statuses``) are applied through ``effects.modifiers``; the optional
+``context`` parameter (card ids used this turn) is described in ``effects``.
 """
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ from collections import deque
 from dataclasses import dataclass, field
 
 from .board import ALLIES, AXIS, Board
+from .effects import EffectContext, as_context, card_names, modifiers, status_score_lines
 from .reasons import KIND_NAMES, TEAM_NAMES, Reason, reason
 from .state import ARMY, NAVY, Piece, Position
 
@@ -59,16 +62,25 @@ def adjacency(board: Board, position: Position, team: str, straits: dict[str, st
 class PieceSupply:
     piece: Piece
     supplied: bool
-    code: str  # supply.source | supply.card_source | supply.chain | supply.navy_condition | supply.no_chain
+    # supply.source | supply.card_source | supply.chain | supply.card_always | supply.navy_condition | supply.no_chain
+    code: str
     chain: tuple[str, ...] = ()  # source space first, the piece's own space last
     board: Board | None = field(default=None, compare=False, repr=False)
+    card: str | None = None  # the status that makes the source (card_source) or keeps it supplied (card_always)
 
     @property
     def reason(self) -> Reason:
         """Formatted on demand: most callers only need ``supplied``."""
         if self.code in ("supply.source", "supply.card_source"):
             names = _names(self.board)
+            if self.code == "supply.card_source" and self.card:
+                return reason("supply.card_source_named", **names.space(self.chain[0]),
+                              **names.country(self.piece.country), **_card_fields(self.card))
             return reason(self.code, **names.space(self.chain[0]), **names.country(self.piece.country))
+        if self.code == "supply.card_always":
+            kind = self.piece.kind
+            return reason(self.code, **_names(self.board).country(self.piece.country), **_card_fields(self.card),
+                          piece_pl_ru=KIND_NAMES[kind][2], kind_en=KIND_NAMES[kind][3])
         if self.code == "supply.chain":
             spaces = [self.board.spaces[s] for s in reversed(self.chain)]
             return reason(self.code, chain_ru=" → ".join(s.ru for s in spaces) + " (источник)",
@@ -80,6 +92,7 @@ class PieceSupply:
 class SupplyReport:
     straits: dict[str, str]
     pieces: dict[Piece, PieceSupply]
+    context: EffectContext | None = field(default=None, compare=False)  # the context it was computed with
 
     def supplied(self, piece: Piece) -> bool:
         return self.pieces[piece].supplied
@@ -92,18 +105,22 @@ class SupplyReport:
                 if s.supplied and p.country == country and (kind is None or p.kind == kind)]
 
 
-def is_source_for(board: Board, position: Position, space: str, country: str) -> str | None:
-    """'star' or 'card' if ``space`` is a supply source for ``country`` in this position."""
-    team = board.team_of(country)
-    if board.spaces[space].supply and position.blocked_source_map.get(space) != team:
-        return "star"
-    if position.extra_source_map.get(space) == country:
-        return "card"
-    return None
+def is_source_for(board: Board, position: Position, space: str, country: str, context=None) -> str | None:
+    """'star' or 'card' if ``space`` is a supply source for ``country`` in this position
+    (statuses in play and explicit extra/blocked sources included)."""
+    return modifiers(position, context).source_kind(board, space, country, board.team_of(country))
 
 
-def compute_supply(board: Board, position: Position) -> SupplyReport:
-    """Supply of every piece on the board, with the reason (and the chain) for each."""
+def compute_supply(board: Board, position: Position, context=None) -> SupplyReport:
+    """Supply of every piece on the board, with the reason (and the chain) for each.
+
+    Statuses in play (and, through ``context``, cards used this turn) may add or strip sources
+    and keep pieces supplied whatever their chain.
+    """
+    context = as_context(context)
+    mods = modifiers(position, context)
+    source_kind = mods.source_kind
+    always = mods.always_supplied
     straits = strait_status(board, position)
     team_army_spaces = {AXIS: set(), ALLIES: set()}
     by_country: dict[str, dict[str, Piece]] = {}
@@ -116,18 +133,23 @@ def compute_supply(board: Board, position: Position) -> SupplyReport:
     for country, own in by_country.items():
         team = board.team_of(country)
         armies_of_team = team_army_spaces[team]
+        navies_kept = bool(always) and (country, NAVY) in always
         eligible = {}
         for space, p in own.items():
-            if p.kind == NAVY and not (board.static_neighbours(space) & armies_of_team):
+            if p.kind == NAVY and not navies_kept and not (board.static_neighbours(space) & armies_of_team):
                 result[p] = PieceSupply(p, False, "supply.navy_condition")
             else:
                 eligible[space] = p
         parent: dict[str, str | None] = {}
         queue = deque()
+        source_at: dict[str, str] = {}
         for space, p in eligible.items():
-            if p.kind == ARMY and is_source_for(board, position, space, country):
-                parent[space] = None
-                queue.append(space)
+            if p.kind == ARMY:
+                kind = source_kind(board, space, country, team)
+                if kind:
+                    source_at[space] = kind
+                    parent[space] = None
+                    queue.append(space)
         neighbours = adj[team].neighbours
         while queue:
             here = queue.popleft()
@@ -137,26 +159,32 @@ def compute_supply(board: Board, position: Position) -> SupplyReport:
                     queue.append(nxt)
         for space, p in eligible.items():
             if space not in parent:
-                result[p] = PieceSupply(p, False, "supply.no_chain", board=board)
+                kept_by = always.get((country, p.kind)) if always else None
+                if kept_by:
+                    result[p] = PieceSupply(p, True, "supply.card_always", (space,), board, kept_by)
+                else:
+                    result[p] = PieceSupply(p, False, "supply.no_chain", board=board)
                 continue
             chain = [space]
             while parent[chain[-1]] is not None:
                 chain.append(parent[chain[-1]])
             chain.reverse()
+            card = None
             if len(chain) > 1:
                 code = "supply.chain"
-            elif is_source_for(board, position, space, country) == "star":
+            elif source_at[space] == "star":
                 code = "supply.source"
             else:
                 code = "supply.card_source"
-            result[p] = PieceSupply(p, True, code, tuple(chain), board)
-    return SupplyReport(straits=straits, pieces={p: result[p] for p in position.pieces})
+                card = mods.card_sources[space][country][1]
+            result[p] = PieceSupply(p, True, code, tuple(chain), board, card)
+    return SupplyReport(straits=straits, pieces={p: result[p] for p in position.pieces}, context=context)
 
 
 def remove_unsupplied(board: Board, position: Position, country: str,
-                      supply: SupplyReport | None = None) -> tuple[Position, list[Piece]]:
+                      supply: SupplyReport | None = None, context=None) -> tuple[Position, list[Piece]]:
     """The supply step of ``country``: its unsupplied pieces leave the board."""
-    supply = supply or compute_supply(board, position)
+    supply = supply or compute_supply(board, position, context)
     gone = supply.unsupplied_of(country)
     return position.without_pieces(gone), gone
 
@@ -199,10 +227,11 @@ def home_occupier(board: Board, position: Position, country: str) -> Piece | Non
 
 
 def victory_step(board: Board, position: Position, country: str,
-                 supply: SupplyReport | None = None) -> VictoryResult:
+                 supply: SupplyReport | None = None, context=None) -> VictoryResult:
     """What ``country`` scores in its victory step, right after its own supply step.
 
-    Its unsupplied pieces are treated as gone; other countries' pieces stay.
+    Its unsupplied pieces are treated as gone; other countries' pieces stay. Its scoring
+    statuses in play add one line each (card=<card id>); a skipped step scores nothing at all.
     """
     names = _names(board)
     occupier = home_occupier(board, position, country)
@@ -210,7 +239,10 @@ def victory_step(board: Board, position: Position, country: str,
         home = board.countries[country].home
         return VictoryResult(country, 0, True, (), reason(
             "victory.skipped", **names.space(home), **names.other(occupier.country)))
-    supply = supply or compute_supply(board, position)
+    if context is None and supply is not None:
+        context = supply.context
+    mods = modifiers(position, context)
+    supply = supply or compute_supply(board, position, context)
     team = board.team_of(country)
     team_armies: dict[str, list[str]] = {}
     for p in position.pieces:
@@ -220,7 +252,7 @@ def victory_step(board: Board, position: Position, country: str,
     for p in position.pieces:
         if p.country != country or p.kind != ARMY or not supply.supplied(p):
             continue
-        kind = is_source_for(board, position, p.space, country)
+        kind = mods.source_kind(board, p.space, country, team)
         if kind == "star":
             allies = team_armies.get(p.space, [])
             if allies:
@@ -231,16 +263,30 @@ def victory_step(board: Board, position: Position, country: str,
             else:
                 lines.append(ScoreLine(2, reason("victory.alone", points=2, **names.space(p.space)), p.space))
         elif kind == "card":
-            lines.append(ScoreLine(2, reason("victory.card_source", points=2, **names.space(p.space)), p.space))
+            vp, card = mods.card_sources[p.space][country]
+            if not vp:
+                continue
+            if card:
+                lines.append(ScoreLine(vp, reason("victory.card_source_named", points=vp, **names.space(p.space),
+                                                  **_card_fields(card)), p.space, card))
+            else:
+                lines.append(ScoreLine(vp, reason("victory.card_source", points=vp, **names.space(p.space)), p.space))
     if not lines:
         lines.append(ScoreLine(0, reason("victory.nothing")))
+    if mods.scoring.get(country):
+        gone = supply.unsupplied_of(country)
+        view = position.without_pieces(gone) if gone else position
+        lines += status_score_lines(board, view, country, mods, supply)
     return VictoryResult(country, sum(line.points for line in lines), False, tuple(lines))
 
 
-def victory_phase_all(board: Board, position: Position, supply: SupplyReport | None = None) -> dict[str, VictoryResult]:
+def victory_phase_all(board: Board, position: Position, supply: SupplyReport | None = None,
+                      context=None) -> dict[str, VictoryResult]:
     """Every country's victory step as if its own supply step had just run."""
-    supply = supply or compute_supply(board, position)
-    return {c: victory_step(board, position, c, supply) for c in board.turn_order}
+    if context is None and supply is not None:
+        context = supply.context
+    supply = supply or compute_supply(board, position, context)
+    return {c: victory_step(board, position, c, supply, context) for c in board.turn_order}
 
 
 def sudden_victory(board: Board, position: Position) -> str | None:
@@ -313,17 +359,19 @@ class Verdict:
 
 
 def check_action(board: Board, position: Position, action: Action,
-                 supply: SupplyReport | None = None) -> Verdict:
+                 supply: SupplyReport | None = None, context=None) -> Verdict:
     """Is ``action`` legal in ``position``? Never raises for an illegal action."""
-    supply = supply or compute_supply(board, position)
+    if context is None and supply is not None:
+        context = supply.context
+    supply = supply or compute_supply(board, position, context)
     handler = _HANDLERS[action.type]
-    return handler(board, position, action, supply)
+    return handler(board, position, action, supply, as_context(context))
 
 
 def apply_action(board: Board, position: Position, action: Action,
-                 supply: SupplyReport | None = None) -> tuple[Verdict, Position]:
+                 supply: SupplyReport | None = None, context=None) -> tuple[Verdict, Position]:
     """The verdict and the position after the action (unchanged when illegal)."""
-    verdict = check_action(board, position, action, supply)
+    verdict = check_action(board, position, action, supply, context)
     if not verdict.legal:
         return verdict, position
     new = position.without_pieces(verdict.removes)
@@ -358,7 +406,7 @@ def _placement_problem(board, position, country, kind, space) -> Verdict | None:
     return None
 
 
-def _check_build(board, position, action, supply) -> Verdict:
+def _check_build(board, position, action, supply, context=None) -> Verdict:
     kind = PLACING[action.type]
     country, space = action.country, action.space
     problem = _placement_problem(board, position, country, kind, space)
@@ -370,37 +418,41 @@ def _check_build(board, position, action, supply) -> Verdict:
     piece = Piece(country, kind, space)
     rule_ru, rule_en = RULE_NAMES[action.type]
     support = [p for p in supply.supplied_of(country) if adj.adjacent(p.space, space)]
+    as_home = modifiers(position, context).build_as_home
+    as_home_card = as_home.get((country, kind, space)) if as_home else None
     if kind == ARMY:
         if space == board.countries[country].home:
             why_ru, why_en = "это ваш домашний сектор", "it is your home space"
+        elif as_home_card:
+            why_ru, why_en = _as_home(board, as_home_card, space)
         elif support:
             why_ru, why_en = _next_to(board, support[0])
         else:
             return _refuse("build_army.not_adjacent")
     else:
-        if not support:
+        if not support and not as_home_card:
             return _refuse("build_navy.not_adjacent", **_closed_strait_hint(board, supply, adj, country, space))
-        after = compute_supply(board, position.with_piece(piece))
+        after = compute_supply(board, position.with_piece(piece), context)
         if not after.supplied(piece):
             return _refuse("build_navy.unsupplied", **names.space(space))
-        why_ru, why_en = _next_to(board, support[0])
+        why_ru, why_en = _next_to(board, support[0]) if support else _as_home(board, as_home_card, space)
     return Verdict(True, reason("build.ok", **names.space(space), piece_ru=KIND_NAMES[kind][0],
                                 piece_en=KIND_NAMES[kind][3], why_ru=why_ru, why_en=why_en,
                                 rule_ru=rule_ru, rule_en=rule_en), places=(piece,))
 
 
-def _check_recruit(board, position, action, supply) -> Verdict:
+def _check_recruit(board, position, action, supply, context=None) -> Verdict:
     kind = PLACING[action.type]
     problem = _placement_problem(board, position, action.country, kind, action.space)
     if problem:
         return problem
     piece = Piece(action.country, kind, action.space)
-    after = compute_supply(board, position.with_piece(piece))
+    after = compute_supply(board, position.with_piece(piece), context)
     warnings = () if after.supplied(piece) else (reason("reminder.recruit_unsupplied"),)
     return Verdict(True, reason("recruit.ok"), places=(piece,), warnings=warnings)
 
 
-def _check_battle(board, position, action, supply) -> Verdict:
+def _check_battle(board, position, action, supply, context=None) -> Verdict:
     names = _names(board)
     country, space = action.country, action.space
     sp = board.spaces[space]
@@ -449,7 +501,7 @@ def _matching(board, position, action) -> list[Piece]:
             and (action.target_country is None or p.country == action.target_country)]
 
 
-def _check_eliminate(board, position, action, supply) -> Verdict:
+def _check_eliminate(board, position, action, supply, context=None) -> Verdict:
     names = _names(board)
     team = board.team_of(action.country)
     pieces = _matching(board, position, action)
@@ -464,7 +516,7 @@ def _check_eliminate(board, position, action, supply) -> Verdict:
                                 target_en=f"the {target.kind} of {c.en}"), removes=(target,))
 
 
-def _check_remove(board, position, action, supply) -> Verdict:
+def _check_remove(board, position, action, supply, context=None) -> Verdict:
     names = _names(board)
     pieces = _matching(board, position, action)
     own = [p for p in pieces if p.country == action.country]
@@ -488,6 +540,18 @@ def _next_to(board, piece: Piece) -> tuple[str, str]:
     your = "ваша снабжаемая армия" if piece.kind == ARMY else "ваш снабжаемый флот"
     return (f"рядом {your} в секторе «{sp.ru}»",
             f"your supplied {piece.kind} in {sp.en} is adjacent")
+
+
+def _as_home(board, card_id: str, space: str) -> tuple[str, str]:
+    ru, en = card_names(card_id)
+    sp = board.spaces[space]
+    return (f"пока в игре карта «{ru}», сектор «{sp.ru}» считается вашим домашним для создания",
+            f"while the card “{en}” is in play, {sp.en} counts as your home space for building")
+
+
+def _card_fields(card_id: str) -> dict:
+    ru, en = card_names(card_id)
+    return {"card_ru": ru, "card_en": en}
 
 
 def _closed_strait_hint(board, supply, adj, country, space) -> dict:

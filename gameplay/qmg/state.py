@@ -36,7 +36,8 @@ class Position:
     extra_sources: tuple[tuple[str, str], ...] = ()
     # space -> team: a printed star that a card stops being a source for one team
     blocked_sources: tuple[tuple[str, str], ...] = ()
-    statuses: tuple[str, ...] = field(default=())  # card ids in play face up (issue 4 applies them)
+    # status card ids face up on the table (owner = the card's country); applied by effects.py
+    statuses: tuple[str, ...] = field(default=())
 
     # --- building ----------------------------------------------------------------------------
     @classmethod
@@ -151,3 +152,7 @@ def validate_position(board: Board, position: Position) -> None:
             raise PositionError(f"unknown space in blocked_sources: {space}")
         if team not in ("axis", "allies"):
             raise PositionError(f"blocked_sources takes a team (axis or allies), got: {team}")
+    if position.statuses:
+        from .effects import validate_statuses  # effects imports this module
+
+        validate_statuses(position)

@@ -1,0 +1,543 @@
+"""The whole QMG table as a value, and the turn stepper as pure functions.
+
+``Table`` holds what the physical table shows: round, active country, phase, pieces, card
+counts (deck, hand, discard, statuses face up, responses face down), team VP and the end of
+the game. ``apply_command(board, table, command)`` checks a player's entry against the rules
+and returns an ``Outcome``: refused with a reason (nothing changes), or accepted with the list
+of *operations* it caused. ``apply_ops`` folds operations into a table, so replaying the
+stored operations of a game's event log rebuilds its state exactly.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from .board import ALLIES, AXIS, Board
+from .reasons import Reason
+from .rules import (
+    ACTION_TYPES, Action, apply_action, check_action, compute_supply, home_occupier, strait_status,
+    sudden_victory, sudden_victory_reason, victory_step,
+)
+from .state import ARMY, Piece, Position
+
+PHASES = ("play", "supply", "victory", "discard", "draw")
+HAND_SIZE = 7
+CARD_TYPES = ("build_army", "build_navy", "land_battle", "sea_battle", "status", "response", "event",
+              "economic_warfare", "discard_unused")
+BASIC_CARD_ACTION = {"build_army": "build_army", "build_navy": "build_navy",
+                     "land_battle": "land_battle", "sea_battle": "sea_battle"}
+STEP_TYPES = ACTION_TYPES + ("discard_from_deck", "gain_vp")
+
+
+@dataclass(frozen=True)
+class Options:
+    early_victory: bool = False  # a team 30+ VP ahead after the US turn wins
+    reallocate: bool = False  # «Перераспределение ресурсов»
+    dealt: int = 10  # cards dealt at setup (12 with Air Marshal); 7 are kept
+
+    def to_dict(self) -> dict:
+        return {"early_victory": self.early_victory, "reallocate": self.reallocate, "dealt": self.dealt}
+
+    @classmethod
+    def from_dict(cls, data: dict | None) -> "Options":
+        data = data or {}
+        return cls(bool(data.get("early_victory", False)), bool(data.get("reallocate", False)),
+                   int(data.get("dealt", 10)))
+
+
+@dataclass(frozen=True)
+class Cards:
+    """Card counts of one country; statuses are face up (card ids or type names)."""
+
+    deck: int
+    hand: int
+    discard: int
+    responses: int = 0
+    statuses: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict:
+        return {"deck": self.deck, "hand": self.hand, "discard": self.discard, "responses": self.responses,
+                "statuses": list(self.statuses)}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Cards":
+        return cls(int(d["deck"]), int(d["hand"]), int(d["discard"]), int(d.get("responses", 0)),
+                   tuple(d.get("statuses", ())))
+
+
+@dataclass(frozen=True)
+class Table:
+    position: Position
+    cards: tuple[tuple[str, Cards], ...]
+    round: int = 1
+    turn: int = 0  # index into board.turn_order
+    phase: str = "play"
+    played: str | None = None  # the card type played in this play step
+    vp_axis: int = 0
+    vp_allies: int = 0
+    winner: str | None = None
+    end_reason: str | None = None
+    options: Options = field(default_factory=Options)
+
+    # --- queries -----------------------------------------------------------------------------
+    def active(self, board: Board) -> str:
+        return board.turn_order[self.turn]
+
+    @property
+    def finished(self) -> bool:
+        return self.winner is not None
+
+    def cards_of(self, country: str) -> Cards:
+        return dict(self.cards)[country]
+
+    def vp(self, team: str) -> int:
+        return self.vp_axis if team == AXIS else self.vp_allies
+
+    # --- serialisation -----------------------------------------------------------------------
+    def to_dict(self) -> dict:
+        return {
+            "position": self.position.to_dict(), "cards": {c: k.to_dict() for c, k in self.cards},
+            "round": self.round, "turn": self.turn, "phase": self.phase, "played": self.played,
+            "vp": {"axis": self.vp_axis, "allies": self.vp_allies}, "winner": self.winner,
+            "end_reason": self.end_reason, "options": self.options.to_dict(),
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Table":
+        return cls(
+            position=Position.from_dict(d["position"]),
+            cards=tuple((c, Cards.from_dict(k)) for c, k in d["cards"].items()),
+            round=d["round"], turn=d["turn"], phase=d["phase"], played=d.get("played"),
+            vp_axis=d["vp"]["axis"], vp_allies=d["vp"]["allies"], winner=d.get("winner"),
+            end_reason=d.get("end_reason"), options=Options.from_dict(d.get("options")),
+        )
+
+
+def new_table(board: Board, options: Options | None = None) -> Table:
+    """Setup: one army of each country at home; each country dealt ``options.dealt`` cards, keeps 7."""
+    options = options or Options()
+    pieces = [Piece(c, ARMY, board.countries[c].home) for c in board.turn_order]
+    cards = tuple(
+        (c, Cards(deck=board.countries[c].deck - options.dealt, hand=HAND_SIZE, discard=options.dealt - HAND_SIZE))
+        for c in board.turn_order
+    )
+    return Table(position=Position.of(pieces), cards=cards, options=options)
+
+
+# ------------------------------------------------------------------------------------------
+# Operations: the smallest changes; an event stores the list it caused
+# ------------------------------------------------------------------------------------------
+
+def apply_ops(table: Table, ops: list[dict]) -> Table:
+    for op in ops:
+        table = _OPS[op["op"]](table, op)
+    return table
+
+
+def _op_place(t, op):
+    return replace(t, position=t.position.with_piece(Piece(op["country"], op["kind"], op["space"])))
+
+
+def _op_remove(t, op):
+    return replace(t, position=t.position.without_piece(Piece(op["country"], op["kind"], op["space"])))
+
+
+def _op_cards(t, op):
+    """Set a country's counts to the given values (absolute, so replay cannot drift)."""
+    cards = []
+    for c, k in t.cards:
+        if c == op["country"]:
+            k = replace(k, **{f: op[f] for f in ("deck", "hand", "discard", "responses") if f in op},
+                        **({"statuses": tuple(op["statuses"])} if "statuses" in op else {}))
+        cards.append((c, k))
+    return replace(t, cards=tuple(cards))
+
+
+def _op_vp(t, op):
+    if op["team"] == AXIS:
+        return replace(t, vp_axis=t.vp_axis + op["n"])
+    return replace(t, vp_allies=t.vp_allies + op["n"])
+
+
+def _op_step(t, op):
+    return replace(t, round=op["round"], turn=op["turn"], phase=op["phase"], played=op.get("played"))
+
+
+def _op_end(t, op):
+    return replace(t, winner=op["winner"], end_reason=op["reason"])
+
+
+_OPS = {"place": _op_place, "remove": _op_remove, "cards": _op_cards, "vp": _op_vp, "step": _op_step,
+        "end": _op_end}
+
+
+# ------------------------------------------------------------------------------------------
+# Commands
+# ------------------------------------------------------------------------------------------
+
+class CommandError(ValueError):
+    """A command that is malformed (not merely illegal): unknown type, missing field, …"""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    ok: bool
+    reason: Reason
+    ops: tuple[dict, ...] = ()
+    table: Table | None = None
+    notes: tuple[Reason, ...] = ()  # reminders caused by this move (strait changed, recruit unsupplied, …)
+
+    @property
+    def summary(self) -> Reason:
+        return self.reason
+
+
+def _r(code: str, ru: str, en: str) -> Reason:
+    return Reason(code, ru, en)
+
+
+def _refused(code, ru, en) -> Outcome:
+    return Outcome(False, _r(code, ru, en))
+
+
+def apply_command(board: Board, table: Table, command: dict) -> Outcome:
+    """Check one entry of a player and return what it changes (or why it is refused)."""
+    if not isinstance(command, dict) or command.get("type") not in _COMMANDS:
+        raise CommandError(f"unknown command: {command!r}"[:200])
+    if table.finished:
+        return _refused("game.over", "Игра окончена: ходы больше не принимаются.",
+                        "The game is over: no more moves are accepted.")
+    country = command.get("country")
+    if country is not None and country not in board.countries:
+        raise CommandError(f"unknown country: {country!r}")
+    outcome = _COMMANDS[command["type"]](board, table, command)
+    if not outcome.ok:
+        return outcome
+    new = apply_ops(table, list(outcome.ops))
+    ops = list(outcome.ops)
+    notes = list(outcome.notes)
+    # strait changes and sudden victory follow any change of pieces
+    if any(op["op"] in ("place", "remove") for op in ops):
+        notes += _strait_notes(board, table.position, new.position)
+        team = sudden_victory(board, new.position)
+        if team is not None:
+            end = {"op": "end", "winner": team, "reason": "sudden"}
+            ops.append(end)
+            new = apply_ops(new, [end])
+            notes.append(sudden_victory_reason(board, new.position, team))
+    return replace(outcome, ops=tuple(ops), table=new, notes=tuple(notes))
+
+
+def _need_phase(board, table, command, phase) -> Outcome | None:
+    active = table.active(board)
+    if command.get("country", active) != active:
+        c = board.countries[active]
+        return _refused("turn.not_active", f"Сейчас ход страны {c.ru} (правило «Порядок хода»).",
+                        f"It is {c.en}'s turn (rule “Turn order”).")
+    if table.phase != phase:
+        return _refused("turn.wrong_phase", f"Сейчас фаза «{PHASE_NAMES[table.phase][0]}», а не «{PHASE_NAMES[phase][0]}» "
+                        "(правило «Фазы хода»).",
+                        f"This is the {PHASE_NAMES[table.phase][1]} step, not the {PHASE_NAMES[phase][1]} step "
+                        "(rule “Turn phases”).")
+    return None
+
+
+PHASE_NAMES = {
+    "play": ("Розыгрыш карты", "play"), "supply": ("Снабжение", "supply"), "victory": ("Победные очки", "victory"),
+    "discard": ("Сброс карт", "discard"), "draw": ("Добор карт", "draw"),
+}
+CARD_TYPE_NAMES = {
+    "build_army": ("Создайте армию", "Build Army"), "build_navy": ("Создайте флот", "Build Navy"),
+    "land_battle": ("Атака на суше", "Land Battle"), "sea_battle": ("Атака на море", "Sea Battle"),
+    "status": ("Статус", "Status"), "response": ("Ответ", "Response"), "event": ("Событие", "Event"),
+    "economic_warfare": ("Экономическая война", "Economic Warfare"),
+    "discard_unused": ("Сброс без розыгрыша", "Discard unused"),
+}
+
+
+def _advance(table: Table, phase: str, played=None) -> dict:
+    return {"op": "step", "round": table.round, "turn": table.turn, "phase": phase, "played": played}
+
+
+def _cmd_play_card(board, table, cmd) -> Outcome:
+    problem = _need_phase(board, table, cmd, "play")
+    if problem:
+        return problem
+    country = table.active(board)
+    card_type = cmd.get("card_type")
+    if card_type not in CARD_TYPES:
+        raise CommandError(f"unknown card type: {card_type!r}")
+    if table.played:
+        return _refused("play.already", "В этом ходу карта уже сыграна: с руки играют одну карту (правило «Как сыграть карту»).",
+                        "A card was already played this turn: one card from hand per turn (rule “Playing a card”).")
+    cards = table.cards_of(country)
+    if cards.hand <= 0:
+        return _refused("play.empty_hand", "На руке нет карт — фаза розыгрыша пропускается, очки не теряются (правило «Карты»).",
+                        "The hand is empty — the play step is skipped, nothing is lost (rule “Cards”).")
+    ops: list[dict] = []
+    notes = []
+    card_id = cmd.get("card_id") or card_type
+    if card_type == "status":
+        ops.append({"op": "cards", "country": country, "hand": cards.hand - 1,
+                    "statuses": list(cards.statuses) + [card_id]})
+    elif card_type == "response":
+        ops.append({"op": "cards", "country": country, "hand": cards.hand - 1, "responses": cards.responses + 1})
+    else:
+        ops.append({"op": "cards", "country": country, "hand": cards.hand - 1, "discard": cards.discard + 1})
+    action_type = BASIC_CARD_ACTION.get(card_type)
+    ru_name, en_name = CARD_TYPE_NAMES[card_type]
+    reason = _r("play.ok", f"Сыграна карта «{ru_name}».", f"{en_name} card played.")
+    if action_type:
+        if not cmd.get("space"):
+            raise CommandError("a Build or Battle card needs a target space")
+        action = _action(board, {**cmd, "type": action_type, "country": country})
+        verdict, _ = apply_action(board, table.position, action)
+        if not verdict.legal:
+            return Outcome(False, verdict.reason)
+        ops += _piece_ops(verdict)
+        reason = _r("play.ok", f"Сыграна карта «{ru_name}». {verdict.reason.ru}", f"{en_name} card played. {verdict.reason.en}")
+        notes += list(verdict.warnings)
+    # the phase stays "play": statuses and responses may still be used, then "end_play"
+    ops.append(_advance(table, "play", played=card_type))
+    return Outcome(True, reason, tuple(ops), notes=tuple(notes))
+
+
+def _action(board, cmd) -> Action:
+    space = cmd.get("space")
+    if space not in board.spaces:
+        raise CommandError(f"unknown space: {space!r}")
+    target = cmd.get("target_country") or None
+    if target is not None and target not in board.countries:
+        raise CommandError(f"unknown target country: {target!r}")
+    kind = cmd.get("kind") or None
+    if kind not in (None, "army", "navy"):
+        raise CommandError(f"unknown piece kind: {kind!r}")
+    return Action(cmd["type"], cmd["country"], space, target, kind)
+
+
+def _piece_ops(verdict) -> list[dict]:
+    return ([{"op": "remove", **p.to_dict()} for p in verdict.removes]
+            + [{"op": "place", **p.to_dict()} for p in verdict.places])
+
+
+def _cmd_step(board, table, cmd) -> Outcome:
+    """One step of a played card or of a status/response used now (by any country, each
+    validated for that country), or removing one's own piece (any time)."""
+    action_type = cmd.get("action")
+    if action_type not in STEP_TYPES:
+        raise CommandError(f"unknown step: {action_type!r}")
+    country = cmd.get("country")
+    if country is None:
+        raise CommandError("a step needs a country")
+    if action_type != "remove" and (table.phase != "play" or not table.played):
+        return _refused("step.no_card", "Эти шаги выполняют по тексту карты, сыгранной или использованной в фазе "
+                        "розыгрыша, после того как карта сыграна (правило «Как сыграть карту»).",
+                        "These steps follow the text of a card played or used in the play step, after the card "
+                        "is played (rule “Playing a card”).")
+    if action_type == "gain_vp":
+        n = _int(cmd.get("n"), -10, 20)
+        team = board.team_of(country)
+        return Outcome(True, _r("step.vp", f"Лагерь получает {n} ПО по карте.", f"The team gains {n} VP from the card."),
+                       ({"op": "vp", "team": team, "n": n},))
+    if action_type == "discard_from_deck":
+        target = cmd.get("target_country")
+        if target not in board.countries:
+            raise CommandError("discard_from_deck needs a target_country")
+        return discard_from_deck(board, table, target, _int(cmd.get("n"), 1, 40))
+    action = _action(board, {**cmd, "type": action_type})
+    verdict, _ = apply_action(board, table.position, action)
+    if not verdict.legal:
+        return Outcome(False, verdict.reason)
+    return Outcome(True, verdict.reason, tuple(_piece_ops(verdict)), notes=verdict.warnings)
+
+
+def discard_from_deck(board, table, country, n) -> Outcome:
+    """Discard n from the deck; from the hand when the deck runs out; 1 VP per card neither has."""
+    k = table.cards_of(country)
+    from_deck = min(n, k.deck)
+    from_hand = min(n - from_deck, k.hand)
+    missing = n - from_deck - from_hand
+    ops = [{"op": "cards", "country": country, "deck": k.deck - from_deck, "hand": k.hand - from_hand,
+            "discard": k.discard + from_deck + from_hand}]
+    c = board.countries[country]
+    ru = f"{c.ru} сбрасывает {from_deck} из колоды"
+    en = f"{c.en} discards {from_deck} from the deck"
+    if from_hand:
+        ru += f" и {from_hand} с руки (колода пуста)"
+        en += f" and {from_hand} from the hand (the deck is empty)"
+    if missing:
+        ops.append({"op": "vp", "team": c.team, "n": -missing})
+        ru += f"; карт больше нет — лагерь теряет {missing} ПО (правило «Карты»)"
+        en += f"; no cards left — the team loses {missing} VP (rule “Cards”)"
+    return Outcome(True, _r("discard.deck", ru + ".", en + "."), tuple(ops))
+
+
+def _int(value, lo, hi) -> int:
+    try:
+        n = int(value)
+    except (TypeError, ValueError):
+        raise CommandError(f"a whole number is needed, got {value!r}") from None
+    if not lo <= n <= hi:
+        raise CommandError(f"number out of range {lo}..{hi}: {n}")
+    return n
+
+
+def _cmd_end_play(board, table, cmd) -> Outcome:
+    problem = _need_phase(board, table, cmd, "play")
+    if problem:
+        return problem
+    if not table.played and table.cards_of(table.active(board)).hand > 0:
+        return _refused("play.must_play", "В фазе розыгрыша нужно сыграть или сбросить одну карту; пропустить можно, "
+                        "только если рука пуста (правило «Как сыграть карту»).",
+                        "In the play step you must play or discard one card; you may skip only with an empty hand "
+                        "(rule “Playing a card”).")
+    return Outcome(True, _r("play.end", "Фаза розыгрыша завершена.", "Play step finished."),
+                   (_advance(table, "supply", played=table.played),))
+
+
+def _cmd_supply(board, table, cmd) -> Outcome:
+    problem = _need_phase(board, table, cmd, "supply")
+    if problem:
+        return problem
+    country = table.active(board)
+    supply = compute_supply(board, table.position)
+    gone = supply.unsupplied_of(country)
+    ops = [{"op": "remove", **p.to_dict()} for p in gone]
+    ops.append(_advance(table, "victory"))
+    names_ru = ", ".join(f"{board.spaces[p.space].ru}" for p in gone)
+    names_en = ", ".join(f"{board.spaces[p.space].en}" for p in gone)
+    if gone:
+        reason = _r("supply.removed", f"Убраны фишки без снабжения: {names_ru}.", f"Unsupplied pieces removed: {names_en}.")
+    else:
+        reason = _r("supply.none", "Все фишки снабжаются — убирать нечего.", "Every piece is supplied — nothing to remove.")
+    return Outcome(True, reason, tuple(ops))
+
+
+def _cmd_score(board, table, cmd) -> Outcome:
+    problem = _need_phase(board, table, cmd, "victory")
+    if problem:
+        return problem
+    country = table.active(board)
+    result = victory_step(board, table.position, country)
+    team = board.team_of(country)
+    ops = []
+    if result.points:
+        ops.append({"op": "vp", "team": team, "n": result.points, "country": country,
+                    "detail_ru": result.detail("ru"), "detail_en": result.detail("en")})
+    ops.append(_advance(table, "discard"))
+    if result.skipped:
+        return Outcome(True, result.skip_reason, tuple(ops))
+    c = board.countries[country]
+    return Outcome(True, _r("victory.scored", f"{c.ru}: {result.points} ПО — " + ", ".join(result.detail("ru")),
+                            f"{c.en}: {result.points} VP — " + ", ".join(result.detail("en"))), tuple(ops))
+
+
+def _cmd_discard(board, table, cmd) -> Outcome:
+    problem = _need_phase(board, table, cmd, "discard")
+    if problem:
+        return problem
+    country = table.active(board)
+    k = table.cards_of(country)
+    n = _int(cmd.get("n", 0), 0, 99)
+    if n > k.hand:
+        return _refused("discard.too_many", f"На руке только {k.hand} карт (правило «Фазы хода»: сброс с руки).",
+                        f"Only {k.hand} cards in hand (rule “Turn phases”: discard from hand).")
+    ops = []
+    if n:
+        ops.append({"op": "cards", "country": country, "hand": k.hand - n, "discard": k.discard + n})
+    ops.append(_advance(table, "draw"))
+    return Outcome(True, _r("discard.ok", f"Сброшено с руки: {n}.", f"Discarded from hand: {n}."), tuple(ops))
+
+
+def _cmd_draw(board, table, cmd) -> Outcome:
+    problem = _need_phase(board, table, cmd, "draw")
+    if problem:
+        return problem
+    country = table.active(board)
+    k = table.cards_of(country)
+    n = max(0, min(HAND_SIZE - k.hand, k.deck))
+    ops = []
+    if n:
+        ops.append({"op": "cards", "country": country, "hand": k.hand + n, "deck": k.deck - n})
+    ops += _next_turn(board, table)
+    ru = f"Взято карт: {n}."
+    en = f"Cards drawn: {n}."
+    if k.deck < HAND_SIZE - k.hand:
+        ru += " Колода закончилась."
+        en += " The deck has run out."
+    return Outcome(True, _r("draw.ok", ru, en), tuple(ops))
+
+
+def _next_turn(board, table) -> list[dict]:
+    if table.turn + 1 < len(board.turn_order):
+        return [{"op": "step", "round": table.round, "turn": table.turn + 1, "phase": "play", "played": None}]
+    # end of the round, after the US turn: the optional early victory, then the 20-round limit
+    diff = table.vp_axis - table.vp_allies
+    if table.options.early_victory and abs(diff) >= 30:
+        return [{"op": "end", "winner": AXIS if diff > 0 else ALLIES, "reason": "early"}]
+    if table.round >= board.rounds:
+        return [{"op": "end", "winner": AXIS if diff >= 0 else ALLIES, "reason": "rounds"}]  # a tie goes to the Axis
+    return [{"op": "step", "round": table.round + 1, "turn": 0, "phase": "play", "played": None}]
+
+
+_COMMANDS = {
+    "play_card": _cmd_play_card, "step": _cmd_step, "end_play": _cmd_end_play, "supply": _cmd_supply,
+    "score": _cmd_score, "discard": _cmd_discard, "draw": _cmd_draw,
+}
+COMMAND_TYPES = tuple(_COMMANDS)
+
+
+def _strait_notes(board, before: Position, after: Position) -> list[Reason]:
+    old, new = strait_status(board, before), strait_status(board, after)
+    notes = []
+    for sid, team in new.items():
+        if old[sid] != team:
+            s = board.straits[sid]
+            a, b = (board.spaces[x] for x in s.seas)
+            closed_ru, open_ru = ("коалиции", "«оси»") if team == AXIS else ("«оси»", "коалиции")
+            closed_en, open_en = ("Allies", "Axis") if team == AXIS else ("Axis", "Allies")
+            notes.append(_r("reminder.strait", f"Пролив «{s.ru}» теперь открыт для {open_ru}: для {closed_ru} моря "
+                            f"«{a.ru}» и «{b.ru}» больше не соседние.",
+                            f"The {s.en} strait is now open for the {open_en}: for the {closed_en}, {a.en} and "
+                            f"{b.en} are no longer adjacent."))
+    return notes
+
+
+# ------------------------------------------------------------------------------------------
+# Reminders of rules people forget, for the current moment
+# ------------------------------------------------------------------------------------------
+
+def reminders(board: Board, table: Table) -> list[Reason]:
+    if table.finished:
+        return []
+    out = []
+    country = table.active(board)
+    c = board.countries[country]
+    supply = compute_supply(board, table.position)
+    k = table.cards_of(country)
+    if table.phase == "play" and k.hand == 0 and not table.played:
+        out.append(_r("reminder.empty_hand", "Рука пуста: пропустите фазу розыгрыша — это ничего не стоит.",
+                      "The hand is empty: skip the play step — it costs nothing."))
+    if table.phase in ("play", "supply"):
+        gone = supply.unsupplied_of(country)
+        if gone:
+            where_ru = ", ".join(board.spaces[p.space].ru for p in gone)
+            where_en = ", ".join(board.spaces[p.space].en for p in gone)
+            out.append(_r("reminder.unsupplied", f"Без снабжения ({where_ru}): эти фишки уйдут в фазе снабжения страны {c.ru}.",
+                          f"Unsupplied ({where_en}): these pieces leave in {c.en}'s supply step."))
+        for p in supply.pieces:
+            if p.country == country and supply.pieces[p].code == "supply.navy_condition":
+                sp = board.spaces[p.space]
+                out.append(_r("reminder.navy", f"У флота в «{sp.ru}» нет армии вашего лагеря на соседней суше.",
+                              f"The navy in {sp.en} has no army of its team on adjacent land."))
+    if table.phase in ("play", "supply", "victory"):
+        occ = home_occupier(board, table.position, country)
+        if occ is not None:
+            out.append(_r("reminder.home", f"Домашний сектор страны {c.ru} занят противником: в этом ходу очков нет, "
+                          "даже за карты.", f"{c.en}'s home space is held by the enemy: no VP this turn, "
+                          "not even from cards."))
+    if k.deck == 0:
+        out.append(_r("reminder.deck_empty", "Колода пуста: сбросы из колоды теперь идут с руки, а без карт стоят ПО.",
+                      "The deck is empty: discards from the deck now come from the hand, and without cards they cost VP."))
+    out.append(_r("reminder.remove_own", "Свою фишку можно убрать с поля в любой момент, даже в чужой ход.",
+                  "You may remove your own piece at any time, even in another country's turn."))
+    return out

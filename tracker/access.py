@@ -1,0 +1,48 @@
+"""Who the browser is for a game: host, a seat, a spectator, or nobody.
+
+Links carry long random tokens (host link, one join link per seat, a spectator link); opening
+one binds the browser session to that role. Tokens are checked against the database on every
+request, so a regenerated token revokes the old link at once.
+"""
+from __future__ import annotations
+
+from .models import Game, Seat
+from .services import Actor
+
+SESSION_KEY = "access"
+
+
+def _entry(request, game: Game) -> dict:
+    return request.session.get(SESSION_KEY, {}).get(str(game.pk), {})
+
+
+def grant(request, game: Game, role: str, token: str) -> None:
+    access = dict(request.session.get(SESSION_KEY, {}))
+    entry = dict(access.get(str(game.pk), {}))
+    entry[role] = token
+    access[str(game.pk)] = entry
+    request.session[SESSION_KEY] = access
+
+
+def actor_for(request, game: Game) -> Actor | None:
+    """The actor this browser may be for the game, or None when it has no valid link."""
+    entry = _entry(request, game)
+    if entry.get("host") and entry["host"] == game.host_token:
+        seat = _seat(game, entry.get("seat"))
+        return Actor(is_host=True, seat=seat)
+    seat = _seat(game, entry.get("seat"))
+    if seat is not None:
+        return Actor(seat=seat)
+    if entry.get("watch") and entry["watch"] == game.spectator_token:
+        return Actor()
+    return None
+
+
+def _seat(game, token):
+    if not token:
+        return None
+    return Seat.objects.filter(game=game, token=token).first()
+
+
+def known_games(request) -> set[int]:
+    return {int(k) for k in request.session.get(SESSION_KEY, {})}

@@ -1,0 +1,679 @@
+"""The QMG board as an SVG map (and as a list) for phones and tablets beside the real board.
+
+Pure functions of a ``Board``, a ``Position`` and its ``SupplyReport``: no database, no Django.
+
+* ``render_board_svg(board, position, supply, lang=..., selected=..., air=...)`` returns one
+  ``<svg>`` element (every inserted name is escaped, so the string is safe for ``mark_safe``).
+* ``space_rows(board, position, supply, lang=...)`` returns the same facts as plain dicts for the
+  list fallback under the map.
+
+Layout: each space is placed at its ``at: [lon, lat]`` (equirectangular), the seam of the
+cylinder is put where the fewest adjacencies cross it (for the standard board: in the Atlantic,
+so the Pacific stays whole), then overlapping boxes are pushed apart. Adjacencies that cross the
+seam are drawn as two stubs leaving one side of the map and entering the other, each labelled
+with the space it leads to.
+
+The static part (background, adjacency lines, the spaces' shapes, names, stars, home marks,
+legend) is computed once per board and language and cached; a call only adds pieces, straits,
+supply marks and the selection. The DOM contract used by ``static/js/board.js``:
+
+* ``svg.board-svg`` with ``data-focus="x y"`` (where a phone's first view is centred) and
+  ``data-label-empty`` (the info-box text for a space without pieces);
+* ``g.space[data-space][data-name][data-kind][data-facts][data-pieces]`` – one per space,
+  ``tabindex="0" role="button" aria-label=NAME``; ``data-facts`` and ``data-pieces`` are JSON
+  lists (facts: strings; pieces: ``{country, kind, supplied, colour, text}``); the selected
+  space has the class ``selected`` and ``aria-pressed="true"``.
+"""
+from __future__ import annotations
+
+import json
+import math
+import weakref
+from dataclasses import dataclass
+from html import escape
+
+from gameplay.qmg.board import ALLIES, AXIS, LAND, Board
+from gameplay.qmg.rules import SupplyReport, compute_supply
+from gameplay.qmg.state import ARMY, NAVY, Position
+
+SVG_NS = "http://www.w3.org/2000/svg"
+
+# --- palette ---------------------------------------------------------------------------------
+# Okabe–Ito colours (distinct for the common kinds of colour blindness), chosen near the colours
+# of the printed pieces. ``ink`` is the colour of the letter on the token.
+PALETTE: dict[str, dict[str, str]] = {
+    "germany": {"fill": "#2b2b2b", "ink": "#ffffff"},
+    "japan": {"fill": "#f0e442", "ink": "#1a1a1a"},
+    "italy": {"fill": "#cc79a7", "ink": "#1a1a1a"},
+    "united_kingdom": {"fill": "#e69f00", "ink": "#1a1a1a"},
+    "soviet_union": {"fill": "#d55e00", "ink": "#ffffff"},
+    "united_states": {"fill": "#009e73", "ink": "#ffffff"},
+}
+UNKNOWN_COUNTRY = {"fill": "#9e9e9e", "ink": "#1a1a1a"}
+TEAM_COLOURS = {AXIS: "#5e3c99", ALLIES: "#0072b2"}
+UNSUPPLIED = "#d7191c"
+
+LAND_FILL, LAND_STROKE = "#ecdcb0", "#8a6d3b"
+SEA_FILL, SEA_STROKE = "#a9cdee", "#2f6496"
+BACKGROUND = "#f4f7f9"
+
+LETTERS = {
+    "ru": {"germany": "Г", "japan": "Я", "italy": "И", "united_kingdom": "Б", "soviet_union": "С",
+           "united_states": "А"},
+    "en": {"germany": "G", "japan": "J", "italy": "I", "united_kingdom": "B", "soviet_union": "S",
+           "united_states": "A"},
+}
+
+TEXT = {
+    "ru": {
+        "map": "Карта поля", "land": "Суша", "sea": "Море", "star": "★ Источник снабжения",
+        "home": "Родной сектор: {country}", "army": "армия", "navy": "флот", "air": "авиация",
+        "supplied": "снабжается", "unsupplied": "НЕТ СНАБЖЕНИЯ",
+        "strait": "{strait} ({a} — {b}): открыт для {team}",
+        "team_for": {AXIS: "Оси", ALLIES: "союзников"}, "team": {AXIS: "Ось", ALLIES: "Союзники"},
+        "empty": "Фишек нет", "legend_unsupplied": "без снабжения", "legend_home": "родной сектор",
+        "legend_star": "источник", "legend_strait": "пролив открыт для:",
+    },
+    "en": {
+        "map": "Board map", "land": "Land", "sea": "Sea", "star": "★ Supply source",
+        "home": "Home space of {country}", "army": "army", "navy": "navy", "air": "air force",
+        "supplied": "supplied", "unsupplied": "OUT OF SUPPLY",
+        "strait": "{strait} ({a} — {b}): open for the {team}",
+        "team_for": {AXIS: "Axis", ALLIES: "Allies"}, "team": {AXIS: "Axis", ALLIES: "Allies"},
+        "empty": "No pieces", "legend_unsupplied": "out of supply", "legend_home": "home space",
+        "legend_star": "supply source", "legend_strait": "strait open for:",
+    },
+}
+
+# --- geometry (SVG user units) ------------------------------------------------------------
+BOX_W, BOX_H = 116, 66
+GAP_X, GAP_Y = 16, 14
+KX, KY = 6.0, 8.5  # units per degree of longitude / latitude before overlap removal
+MARGIN = 70
+FONT = 12
+LEGEND_H = 64
+TOKEN_R = 10.5
+
+
+def _lang(lang: str) -> str:
+    return "en" if (lang or "").lower().startswith("en") else "ru"
+
+
+def _name(obj, lang: str) -> str:
+    return obj.en if lang == "en" else obj.ru
+
+
+def _fmt(v: float) -> str:
+    return f"{v:.1f}".rstrip("0").rstrip(".")
+
+
+# ==========================================================================================
+# Layout (cached per set of coordinates)
+# ==========================================================================================
+
+
+@dataclass(frozen=True)
+class _Layout:
+    width: float
+    height: float  # of the map without the legend band
+    centre: dict  # space id -> (x, y) centre of its box
+    seam: float  # longitude of the left/right edge
+
+
+def _short_delta(a: float, b: float) -> float:
+    """Signed shortest longitude difference from a to b, in (-180, 180]."""
+    d = (b - a) % 360.0
+    return d - 360.0 if d > 180.0 else d
+
+
+def _crosses(lon_a: float, lon_b: float, seam: float) -> bool:
+    d = _short_delta(lon_a, lon_b)
+    if d >= 0:
+        return 0 < (seam - lon_a) % 360.0 < d
+    return 0 < (lon_a - seam) % 360.0 < -d
+
+
+def _links(board: Board) -> list[tuple[str, str]]:
+    links = [tuple(sorted(e)) for e in board.edges]
+    links += [tuple(s.seas) for s in board.straits.values()]
+    return sorted(links)
+
+
+def _choose_seam(lons: dict[str, float], links) -> float:
+    """Seam longitude crossed by the fewest links; ties go to the widest empty band."""
+    ordered = sorted(set(lons.values()))
+    if len(ordered) < 2:
+        return -180.0
+    best = None
+    for i, lo in enumerate(ordered):
+        hi = ordered[(i + 1) % len(ordered)]
+        gap = (hi - lo) % 360.0
+        seam = (lo + gap / 2) % 360.0
+        if seam > 180:
+            seam -= 360.0
+        crossings = sum(1 for a, b in links if _crosses(lons[a], lons[b], seam))
+        key = (crossings, -gap, seam)
+        if best is None or key < best[0]:
+            best = (key, seam)
+    return best[1]
+
+
+_LAYOUT_CACHE: dict[tuple, _Layout] = {}
+
+
+def _layout(board: Board) -> _Layout:
+    key = (tuple(sorted((s.id, tuple(s.at)) for s in board.spaces.values())), tuple(_links(board)))
+    cached = _LAYOUT_CACHE.get(key)
+    if cached is not None:
+        return cached
+    lons = {sid: float(s.at[0]) for sid, s in board.spaces.items()}
+    lats = {sid: float(s.at[1]) for sid, s in board.spaces.items()}
+    seam = _choose_seam(lons, _links(board))
+    ids = sorted(board.spaces)
+    xs = [((lons[s] - seam) % 360.0) * KX for s in ids]
+    ys = [-lats[s] * KY for s in ids]
+    need_x, need_y = BOX_W + GAP_X, BOX_H + GAP_Y
+    n = len(ids)
+    for _ in range(400):  # push overlapping boxes apart along the axis of the smaller overlap
+        moved = False
+        for i in range(n):
+            for j in range(i + 1, n):
+                dx, dy = xs[j] - xs[i], ys[j] - ys[i]
+                ox, oy = need_x - abs(dx), need_y - abs(dy)
+                if ox <= 0 or oy <= 0:
+                    continue
+                moved = True
+                if ox / need_x < oy / need_y:
+                    step = (ox / 2 + 0.5) * (1 if dx > 0 or (dx == 0 and ids[i] < ids[j]) else -1)
+                    xs[i] -= step
+                    xs[j] += step
+                else:
+                    step = (oy / 2 + 0.5) * (1 if dy > 0 or (dy == 0 and ids[i] < ids[j]) else -1)
+                    ys[i] -= step
+                    ys[j] += step
+        if not moved:
+            break
+    min_x, min_y = min(xs), min(ys)
+    centre = {sid: (round(x - min_x + MARGIN + BOX_W / 2, 1), round(y - min_y + MARGIN + BOX_H / 2, 1))
+              for sid, x, y in zip(ids, xs, ys)}
+    width = max(x for x, _ in centre.values()) + BOX_W / 2 + MARGIN
+    height = max(y for _, y in centre.values()) + BOX_H / 2 + MARGIN
+    layout = _Layout(width=round(width, 1), height=round(height, 1), centre=centre, seam=seam)
+    if len(_LAYOUT_CACHE) > 32:
+        _LAYOUT_CACHE.clear()
+    _LAYOUT_CACHE[key] = layout
+    return layout
+
+
+def _wrap_label(text: str, max_chars: int = 15) -> list[str]:
+    """One or two lines, split at a space or after a hyphen, as balanced as possible."""
+    if len(text) <= max_chars:
+        return [text]
+    best = None
+    for i, ch in enumerate(text):
+        if ch == " ":
+            a, b = text[:i], text[i + 1:]
+        elif ch == "-":
+            a, b = text[: i + 1], text[i + 1:]
+        else:
+            continue
+        score = max(len(a), len(b))
+        if a and b and (best is None or score < best[0]):
+            best = (score, [a, b])
+    return best[1] if best else [text]
+
+
+# ==========================================================================================
+# Static part (cached per board object and language)
+# ==========================================================================================
+
+
+@dataclass(frozen=True)
+class _SpaceStatic:
+    id: str
+    x: float
+    y: float
+    open_attrs: str  # attributes of <g class="space"> that never change
+    inner: str  # shape, name, star, home mark
+    name: str
+    facts: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class _Static:
+    head: str  # <svg ...> with background and adjacency lines
+    spaces: tuple[_SpaceStatic, ...]
+    legend: str
+    layout: _Layout
+
+
+_STATIC_CACHE: "weakref.WeakKeyDictionary[Board, dict[str, _Static]]" = weakref.WeakKeyDictionary()
+
+
+def _static(board: Board, lang: str) -> _Static:
+    per_board = _STATIC_CACHE.get(board)
+    if per_board is None:
+        per_board = _STATIC_CACHE[board] = {}
+    static = per_board.get(lang)
+    if static is None:
+        static = per_board[lang] = _build_static(board, lang)
+    return static
+
+
+def _star_path(cx: float, cy: float, r: float) -> str:
+    pts = []
+    for k in range(10):
+        rr = r if k % 2 == 0 else r * 0.45
+        a = -math.pi / 2 + k * math.pi / 5
+        pts.append(f"{_fmt(cx + rr * math.cos(a))},{_fmt(cy + rr * math.sin(a))}")
+    return "M" + " L".join(pts) + " Z"
+
+
+def _home_owner(board: Board) -> dict[str, str]:
+    owners = {}
+    for cid in board.turn_order:
+        owners.setdefault(board.countries[cid].home, cid)
+    for sid, s in board.spaces.items():
+        if s.home and sid not in owners:
+            owners[sid] = s.home
+    return owners
+
+
+def _build_static(board: Board, lang: str) -> _Static:
+    t = TEXT[lang]
+    lay = _layout(board)
+    W, H = lay.width, lay.height
+    total_h = H + LEGEND_H
+    out = [
+        f'<svg xmlns="{SVG_NS}" class="board-svg" viewBox="0 0 {_fmt(W)} {_fmt(total_h)}" '
+        f'preserveAspectRatio="xMidYMid meet" role="group" aria-label="{escape(t["map"])}" '
+        f'font-family="system-ui, -apple-system, Roboto, sans-serif" data-label-empty="{escape(t["empty"])}" '
+        f'data-width="{_fmt(W)}" data-height="{_fmt(total_h)}"',
+    ]
+    head_attrs_end = len(out)  # data-focus is added per call
+    parts = [
+        f'<defs><pattern id="qmg-hatch" width="5" height="5" patternUnits="userSpaceOnUse" '
+        f'patternTransform="rotate(45)"><rect width="2" height="5" fill="{UNSUPPLIED}" fill-opacity="0.55"/>'
+        f'</pattern></defs>',
+        f'<rect class="board-bg" x="0" y="0" width="{_fmt(W)}" height="{_fmt(total_h)}" fill="{BACKGROUND}"/>',
+        # the seam: both vertical edges of the map are the same line of the cylinder
+        f'<g class="seam" stroke="#9aa7b1" stroke-width="2" stroke-dasharray="10 8">'
+        f'<line x1="6" y1="0" x2="6" y2="{_fmt(H)}"/><line x1="{_fmt(W - 6)}" y1="0" x2="{_fmt(W - 6)}" '
+        f'y2="{_fmt(H)}"/></g>',
+    ]
+    # adjacency lines
+    lines, wraps, wrap_labels = [], [], []
+    c = lay.centre
+    lons = {sid: float(s.at[0]) for sid, s in board.spaces.items()}
+    for a, b in sorted(tuple(sorted(e)) for e in board.edges):
+        (xa, ya), (xb, yb) = c[a], c[b]
+        kinds = {board.spaces[a].kind, board.spaces[b].kind}
+        colour = "#8a6d3b" if kinds == {LAND} else ("#2f6496" if LAND not in kinds else "#6b7780")
+        if _crosses(lons[a], lons[b], lay.seam):
+            # leave through the nearer vertical edge, come back through the other one
+            if xa > xb:
+                (a, xa, ya), (b, xb, yb) = (b, xb, yb), (a, xa, ya)
+            # a is the western one on the map: its link leaves through the left edge
+            span = xa + (W - xb)
+            y_edge = ya + (yb - ya) * (xa / span if span else 0.5)
+            wraps.append(f'<line x1="{_fmt(xa)}" y1="{_fmt(ya)}" x2="6" y2="{_fmt(y_edge)}" stroke="{colour}"/>'
+                         f'<line x1="{_fmt(W - 6)}" y1="{_fmt(y_edge)}" x2="{_fmt(xb)}" y2="{_fmt(yb)}" '
+                         f'stroke="{colour}"/>')
+            name_a, name_b = _name(board.spaces[a], lang), _name(board.spaces[b], lang)
+            wrap_labels.append(
+                f'<text x="12" y="{_fmt(y_edge + 15)}" text-anchor="start">← {escape(name_b)}</text>'
+                f'<text x="{_fmt(W - 12)}" y="{_fmt(y_edge + 15)}" text-anchor="end">{escape(name_a)} →</text>')
+        else:
+            lines.append(f'<line x1="{_fmt(xa)}" y1="{_fmt(ya)}" x2="{_fmt(xb)}" y2="{_fmt(yb)}" stroke="{colour}"/>')
+    parts.append('<g class="edges" stroke-width="2.5" stroke-opacity="0.45" stroke-linecap="round">'
+                 + "".join(lines) + "</g>")
+    if wraps:
+        parts.append('<g class="edges wrapped" stroke-width="2.5" stroke-opacity="0.45" stroke-dasharray="7 5">'
+                     + "".join(wraps) + "</g>")
+        parts.append(f'<g class="wrap-labels" font-size="11" fill="#4d5a64" paint-order="stroke" stroke="{BACKGROUND}" '
+                     f'stroke-width="3">' + "".join(wrap_labels) + "</g>")
+    head = " ".join(out[:head_attrs_end]) + "{focus}>" + "".join(parts)
+
+    homes = _home_owner(board)
+    spaces = []
+    for sid in sorted(board.spaces, key=lambda s: (c[s][1], c[s][0])):
+        s = board.spaces[sid]
+        x, y = c[sid]
+        left, top = x - BOX_W / 2, y - BOX_H / 2
+        name = _name(s, lang)
+        inner = []
+        if s.is_land:
+            inner.append(f'<rect class="shape land" x="{_fmt(left)}" y="{_fmt(top)}" width="{BOX_W}" height="{BOX_H}" '
+                         f'rx="12" fill="{LAND_FILL}" stroke="{LAND_STROKE}" stroke-width="1.5"/>')
+        else:
+            inner.append(f'<rect class="shape sea" x="{_fmt(left)}" y="{_fmt(top)}" width="{BOX_W}" height="{BOX_H}" '
+                         f'rx="{BOX_H / 2}" fill="{SEA_FILL}" stroke="{SEA_STROKE}" stroke-width="1.5" '
+                         f'stroke-dasharray="6 3"/>')
+        facts = [t["land"] if s.is_land else t["sea"]]
+        owner = homes.get(sid)
+        if owner:
+            col = PALETTE.get(owner, UNKNOWN_COUNTRY)
+            cname = _name(board.countries[owner], lang) if owner in board.countries else owner
+            inner.append(
+                f'<g class="home" data-home="{escape(owner)}"><rect x="{_fmt(left + 3)}" y="{_fmt(top + 3)}" '
+                f'width="{BOX_W - 6}" height="{BOX_H - 6}" rx="10" fill="none" stroke="{col["fill"]}" stroke-width="4"/>'
+                f'<rect x="{_fmt(left + BOX_W - 30)}" y="{_fmt(top - 9)}" width="26" height="17" rx="4" '
+                f'fill="{col["fill"]}" stroke="#1a1a1a" stroke-width="1"/>'
+                f'<path d="M{_fmt(left + BOX_W - 23)},{_fmt(top + 4)} v-6 l6,-5 l6,5 v6 z" fill="{col["ink"]}"/>'
+                f'<title>{escape(t["home"].format(country=cname))}</title></g>')
+            facts.append(t["home"].format(country=cname))
+        if s.supply:
+            inner.append(f'<path class="star" d="{_star_path(left + 12, top + 2, 11)}" fill="#ffd400" '
+                         f'stroke="#5a4500" stroke-width="1.5"><title>{escape(t["star"])}</title></path>')
+            facts.append(t["star"])
+        lines_ = _wrap_label(name)
+        ty = top + (17 if len(lines_) == 2 else 22)
+        ink = "#3a2c10" if s.is_land else "#0d2f52"
+        inner.append(f'<text class="name" x="{_fmt(x)}" y="{_fmt(ty)}" text-anchor="middle" font-size="{FONT}" '
+                     f'font-weight="600" fill="{ink}">'
+                     + "".join(f'<tspan x="{_fmt(x)}" dy="{0 if i == 0 else FONT + 1}">{escape(line)}</tspan>'
+                               for i, line in enumerate(lines_))
+                     + "</text>")
+        open_attrs = (f'data-space="{escape(sid)}" tabindex="0" role="button" aria-label="{escape(name)}" '
+                      f'data-name="{escape(name)}" data-kind="{escape(s.kind)}"')
+        spaces.append(_SpaceStatic(sid, x, y, open_attrs, "".join(inner), name, tuple(facts)))
+
+    legend = _legend(board, lang, W, H)
+    return _Static(head=head, spaces=tuple(spaces), legend=legend, layout=lay)
+
+
+def _legend(board: Board, lang: str, W: float, H: float) -> str:
+    t = TEXT[lang]
+    items, x, y = [], 24.0, H + 22
+    row_h = 26
+
+    def room(width):
+        nonlocal x, y
+        if x + width > W - 16:
+            x, y = 24.0, y + row_h
+
+    for cid in board.turn_order:
+        label = _name(board.countries[cid], lang)
+        w = 30 + len(label) * 8.2
+        room(w)
+        items.append(_token(cid, ARMY, x + 10, y, lang, True, None) + f'<text x="{_fmt(x + 25)}" y="{_fmt(y + 4)}">'
+                     f'{escape(label)}</text>')
+        x += w
+    for kind in (ARMY, NAVY):
+        label = t[kind]
+        w = 42 + len(label) * 8.2
+        room(w)
+        shape = (f'<circle cx="{_fmt(x + 13)}" cy="{_fmt(y)}" r="{TOKEN_R}" fill="#ffffff" stroke="#1a1a1a"/>'
+                 if kind == ARMY else
+                 f'<path d="{_navy_path(x + 13, y)}" fill="#ffffff" stroke="#1a1a1a"/>')
+        items.append(shape + f'<text x="{_fmt(x + 31)}" y="{_fmt(y + 4)}">{escape(label)}</text>')
+        x += w
+    label = t["legend_unsupplied"]
+    w = 34 + len(label) * 8.2
+    room(w)
+    items.append(f'<circle cx="{_fmt(x + 10)}" cy="{_fmt(y)}" r="{TOKEN_R}" fill="url(#qmg-hatch)" stroke="{UNSUPPLIED}" '
+                 f'stroke-width="2.5" stroke-dasharray="4 2.5"/>'
+                 f'<text x="{_fmt(x + 10)}" y="{_fmt(y + 4)}" text-anchor="middle" font-weight="700" '
+                 f'fill="{UNSUPPLIED}">!</text><text x="{_fmt(x + 27)}" y="{_fmt(y + 4)}">{escape(label)}</text>')
+    x += w
+    label = t["legend_star"]
+    w = 30 + len(label) * 8.2
+    room(w)
+    items.append(f'<path d="{_star_path(x + 10, y, 10)}" fill="#ffd400" stroke="#5a4500" stroke-width="1.5"/>'
+                 f'<text x="{_fmt(x + 25)}" y="{_fmt(y + 4)}">{escape(label)}</text>')
+    x += w
+    label = t["legend_home"]
+    w = 36 + len(label) * 8.2
+    room(w)
+    items.append(f'<rect x="{_fmt(x)}" y="{_fmt(y - 8)}" width="26" height="17" rx="4" fill="#ffffff" stroke="#1a1a1a"/>'
+                 f'<path d="M{_fmt(x + 7)},{_fmt(y + 5)} v-6 l6,-5 l6,5 v6 z" fill="#1a1a1a"/>'
+                 f'<text x="{_fmt(x + 32)}" y="{_fmt(y + 4)}">{escape(label)}</text>')
+    x += w
+    label = t["legend_strait"]
+    w = 20 + len(label) * 8.2 + 2 * 110
+    room(w)
+    items.append(f'<text x="{_fmt(x)}" y="{_fmt(y + 4)}">{escape(label)}</text>')
+    x += 10 + len(label) * 8.2
+    for team in (AXIS, ALLIES):
+        items.append(f'<line x1="{_fmt(x)}" y1="{_fmt(y)}" x2="{_fmt(x + 26)}" y2="{_fmt(y)}" stroke="{TEAM_COLOURS[team]}" '
+                     f'stroke-width="6" stroke-linecap="round"/>'
+                     f'<text x="{_fmt(x + 32)}" y="{_fmt(y + 4)}">{escape(t["team"][team])}</text>')
+        x += 110
+    return (f'<g class="legend" font-size="13" fill="#1d2327" aria-hidden="true">'
+            f'<line x1="0" y1="{_fmt(H)}" x2="{_fmt(W)}" y2="{_fmt(H)}" stroke="#c9d2d8"/>' + "".join(items) + "</g>")
+
+
+# ==========================================================================================
+# Pieces
+# ==========================================================================================
+
+
+def _navy_path(cx: float, cy: float) -> str:
+    # a hull: wide deck, narrow keel, a small bridge on top
+    return (f"M{_fmt(cx - 13)},{_fmt(cy - 4)} H{_fmt(cx - 4)} V{_fmt(cy - 9)} H{_fmt(cx + 4)} V{_fmt(cy - 4)} "
+            f"H{_fmt(cx + 13)} L{_fmt(cx + 8)},{_fmt(cy + 8)} H{_fmt(cx - 8)} Z")
+
+
+def _piece_text(board: Board, country: str, kind: str, supplied: bool | None, lang: str) -> str:
+    t = TEXT[lang]
+    cname = _name(board.countries[country], lang) if country in board.countries else country
+    text = f"{cname} — {t.get(kind, kind)}"
+    if supplied is not None:
+        text += ": " + (t["supplied"] if supplied else t["unsupplied"])
+    return text
+
+
+def _token(country: str, kind: str, cx: float, cy: float, lang: str, supplied: bool | None, title: str | None) -> str:
+    col = PALETTE.get(country, UNKNOWN_COUNTRY)
+    letter = LETTERS[lang].get(country) or (country[:1].upper() or "?")
+    bad = supplied is False
+    stroke = (f'stroke="{UNSUPPLIED}" stroke-width="2.8" stroke-dasharray="4 2.5"' if bad
+              else 'stroke="#1a1a1a" stroke-width="1.3"')
+    if kind == NAVY:
+        geometry = f'path d="{_navy_path(cx, cy)}"'
+        ty = cy + 5
+    elif kind == ARMY:
+        geometry = f'circle cx="{_fmt(cx)}" cy="{_fmt(cy)}" r="{TOKEN_R}"'
+        ty = cy + 4
+    else:  # air force: a small triangle
+        geometry = (f'path d="M{_fmt(cx)},{_fmt(cy - 10)} L{_fmt(cx + 10)},{_fmt(cy + 8)} '
+                    f'L{_fmt(cx - 10)},{_fmt(cy + 8)} Z"')
+        ty = cy + 6
+    size = 11 if kind != "air" else 9
+    out = [f'<{geometry} class="body" fill="{col["fill"]}" {stroke}/>']
+    if bad:  # red hatching over the token
+        out.append(f'<{geometry} class="hatch" fill="url(#qmg-hatch)"/>')
+    out.append(f'<text x="{_fmt(cx)}" y="{_fmt(ty)}" text-anchor="middle" font-size="{size}" font-weight="700" '
+               f'fill="{col["ink"]}">{escape(letter)}</text>')
+    if bad:
+        out.append(f'<circle cx="{_fmt(cx + 10)}" cy="{_fmt(cy - 10)}" r="6.5" fill="{UNSUPPLIED}" stroke="#ffffff" '
+                   f'stroke-width="1.2"/><text x="{_fmt(cx + 10)}" y="{_fmt(cy - 6)}" text-anchor="middle" '
+                   f'font-size="10" font-weight="800" fill="#ffffff">!</text>')
+    if title is None:
+        return "".join(out)
+    cls = "piece " + ("unsupplied" if bad else ("supplied" if supplied else "unknown"))
+    return (f'<g class="{cls}" data-country="{escape(country)}" data-kind="{escape(kind)}" '
+            f'data-supplied="{"" if supplied is None else ("true" if supplied else "false")}">'
+            f'<title>{escape(title)}</title>' + "".join(out) + "</g>")
+
+
+# ==========================================================================================
+# Public API
+# ==========================================================================================
+
+
+def _straits(board: Board, position: Position, supply: SupplyReport | None) -> dict[str, str]:
+    if supply is not None:
+        return dict(supply.straits)
+    from gameplay.qmg.rules import strait_status
+    return strait_status(board, position)
+
+
+def _supplied(supply: SupplyReport | None, piece) -> bool | None:
+    if supply is None:
+        return None
+    ps = supply.pieces.get(piece)
+    return None if ps is None else bool(ps.supplied)
+
+
+def _strait_facts(board: Board, straits: dict[str, str], lang: str) -> dict[str, list[dict]]:
+    t = TEXT[lang]
+    per_space: dict[str, list[dict]] = {}
+    for sid, st in board.straits.items():
+        team = straits.get(sid, ALLIES)
+        a, b = (_name(board.spaces[s], lang) for s in st.seas)
+        text = t["strait"].format(strait=_name(st, lang), a=a, b=b, team=t["team_for"][team])
+        for space, role in ((st.land, "land"), (st.seas[0], "sea"), (st.seas[1], "sea")):
+            per_space.setdefault(space, []).append(
+                {"id": sid, "name": _name(st, lang), "team": team, "team_label": t["team"][team],
+                 "role": role, "text": text, "seas": [a, b], "colour": TEAM_COLOURS[team]})
+    return per_space
+
+
+def render_board_svg(board: Board, position: Position, supply: SupplyReport | None = None, *, lang: str = "ru",
+                     selected: str | None = None, air=()) -> str:
+    """The whole map as one ``<svg>`` string; every inserted name is HTML-escaped."""
+    lang = _lang(lang)
+    if supply is None:
+        supply = compute_supply(board, position)
+    st = _static(board, lang)
+    lay = st.layout
+    t = TEXT[lang]
+    straits = _straits(board, position, supply)
+    strait_facts = _strait_facts(board, straits, lang)
+    order = {c: i for i, c in enumerate(board.turn_order)}
+
+    by_space: dict[str, list] = {}
+    for p in position.pieces:
+        by_space.setdefault(p.space, []).append(p)
+    air_by_space: dict[str, list[str]] = {}
+    for country, space in air or ():
+        air_by_space.setdefault(space, []).append(country)
+
+    if selected in lay.centre:
+        fx, fy = lay.centre[selected]
+    else:
+        first_home = board.countries[board.turn_order[0]].home if board.turn_order else None
+        fx, fy = lay.centre.get(first_home, (lay.width / 2, lay.height / 2))
+    out = [st.head.replace("{focus}", f' data-focus="{_fmt(fx)} {_fmt(fy)}"', 1)]
+
+    # straits: a thick line between the two seas, in the colour of the team it is open for
+    strait_lines, strait_labels = [], []
+    c = lay.centre
+    for sid, s in board.straits.items():
+        team = straits.get(sid, ALLIES)
+        col = TEAM_COLOURS[team]
+        (xa, ya), (xb, yb) = c[s.seas[0]], c[s.seas[1]]
+        label = f"{_name(s, lang)}: {t['team'][team]}"
+        title = escape(strait_facts[s.land][0]["text"] if s.land in strait_facts else label)
+        mx, my = (xa + xb) / 2, (ya + yb) / 2
+        lx, ly = c[s.land]
+        # the controlling land space is tied to the middle of the strait by a thin line
+        strait_lines.append(
+            f'<g class="strait" data-strait="{escape(sid)}" data-team="{team}"><title>{title}</title>'
+            f'<line x1="{_fmt(xa)}" y1="{_fmt(ya)}" x2="{_fmt(xb)}" y2="{_fmt(yb)}" stroke="{col}" stroke-width="7" '
+            f'stroke-opacity="0.8" stroke-linecap="round"/>'
+            f'<line x1="{_fmt(mx)}" y1="{_fmt(my)}" x2="{_fmt(lx)}" y2="{_fmt(ly)}" stroke="{col}" stroke-width="2" '
+            f'stroke-dasharray="3 4" stroke-opacity="0.9"/></g>')
+        strait_labels.append(
+            f'<text class="strait-label" data-strait="{escape(sid)}" data-team="{team}" x="{_fmt(mx)}" y="{_fmt(my - 7)}" '
+            f'text-anchor="middle" fill="{col}">{escape(label)}</text>')
+    out.append('<g class="straits">' + "".join(strait_lines) + "</g>")
+
+    out.append('<g class="spaces">')
+    for sp in st.spaces:
+        sid = sp.id
+        pieces = sorted(by_space.get(sid, ()), key=lambda p: (order.get(p.country, 99), p.kind))
+        airs = sorted(air_by_space.get(sid, ()), key=lambda cc: order.get(cc, 99))
+        facts = list(sp.facts)
+        sf = strait_facts.get(sid, ())
+        facts += [f["text"] for f in sf]
+        info_pieces = []
+        tokens = []
+        n = len(pieces) + len(airs)
+        if n:
+            step = 26 if n <= 4 else max(14.0, (BOX_W - 24) / (n - 1))
+            x0 = sp.x - step * (n - 1) / 2
+            ty = sp.y + BOX_H / 2 - 17
+            for i, p in enumerate(pieces):
+                sup = _supplied(supply, p)
+                text = _piece_text(board, p.country, p.kind, sup, lang)
+                tokens.append(_token(p.country, p.kind, x0 + i * step, ty, lang, sup, text))
+                info_pieces.append({"country": p.country, "kind": p.kind, "supplied": sup,
+                                    "colour": PALETTE.get(p.country, UNKNOWN_COUNTRY)["fill"], "text": text})
+            for k, country in enumerate(airs):
+                text = _piece_text(board, country, "air", None, lang)
+                tokens.append(_token(country, "air", x0 + (len(pieces) + k) * step, ty, lang, None, text))
+                info_pieces.append({"country": country, "kind": "air", "supplied": None,
+                                    "colour": PALETTE.get(country, UNKNOWN_COUNTRY)["fill"], "text": text})
+        anchors = []
+        for f in sf:
+            if f["role"] == "land":  # anchor marker: this land space controls the strait
+                ax, ay = sp.x + BOX_W / 2 - 4, sp.y + BOX_H / 2 - 4
+                anchors.append(
+                    f'<g class="strait-anchor" data-strait="{escape(f["id"])}" data-team="{f["team"]}">'
+                    f'<title>{escape(f["text"])}</title>'
+                    f'<circle cx="{_fmt(ax)}" cy="{_fmt(ay)}" r="11" fill="{f["colour"]}" stroke="#ffffff" stroke-width="1.5"/>'
+                    f'<path d="M{_fmt(ax)},{_fmt(ay - 7)} v12 M{_fmt(ax - 4)},{_fmt(ay - 3)} h8 '
+                    f'M{_fmt(ax - 6)},{_fmt(ay + 1)} q6,8 12,0" fill="none" stroke="#ffffff" stroke-width="1.8" '
+                    f'stroke-linecap="round"/></g>')
+        is_sel = sid == selected
+        ring = (f'<rect class="sel-ring" x="{_fmt(sp.x - BOX_W / 2 - 5)}" y="{_fmt(sp.y - BOX_H / 2 - 5)}" '
+                f'width="{BOX_W + 10}" height="{BOX_H + 10}" rx="16" fill="none" stroke="#111111" stroke-width="4" '
+                f'visibility="{"visible" if is_sel else "hidden"}"/>')
+        data_facts = escape(json.dumps(facts, ensure_ascii=False))
+        data_pieces = escape(json.dumps(info_pieces, ensure_ascii=False))
+        out.append(
+            f'<g class="space{" selected" if is_sel else ""}" {sp.open_attrs} aria-pressed="{"true" if is_sel else "false"}" '
+            f'data-facts="{data_facts}" data-pieces="{data_pieces}">'
+            + ring + sp.inner + "".join(anchors) + "".join(tokens) + "</g>")
+    out.append("</g>")
+    out.append(f'<g class="strait-labels" font-size="12" font-weight="700" paint-order="stroke" stroke="#ffffff" '
+               f'stroke-width="3.5" pointer-events="none">' + "".join(strait_labels) + "</g>")
+    out.append(st.legend)
+    out.append("</svg>")
+    return "".join(out)
+
+
+def space_rows(board: Board, position: Position, supply: SupplyReport | None = None, lang: str = "ru") -> list[dict]:
+    """One dict per space that has pieces, a star, is a home space or takes part in a strait.
+
+    Keys: ``id, name, kind, star, home`` (country id or None), ``home_name``, ``home_colour``,
+    ``pieces`` (``country, country_name, kind, kind_label, supplied, colour, letter, text``) and
+    ``straits`` (``id, name, team, team_label, role`` land|sea, ``seas``, ``colour``, ``text``).
+    Sorted by the space's name.
+    """
+    lang = _lang(lang)
+    if supply is None:
+        supply = compute_supply(board, position)
+    t = TEXT[lang]
+    straits = _straits(board, position, supply)
+    strait_facts = _strait_facts(board, straits, lang)
+    homes = _home_owner(board)
+    order = {c: i for i, c in enumerate(board.turn_order)}
+    by_space: dict[str, list] = {}
+    for p in position.pieces:
+        by_space.setdefault(p.space, []).append(p)
+    rows = []
+    for sid, s in board.spaces.items():
+        pieces = sorted(by_space.get(sid, ()), key=lambda p: (order.get(p.country, 99), p.kind))
+        home = homes.get(sid)
+        if not (pieces or s.supply or home or sid in strait_facts):
+            continue
+        rows.append({
+            "id": sid, "name": _name(s, lang), "kind": s.kind, "kind_label": t["land"] if s.is_land else t["sea"],
+            "star": s.supply, "home": home,
+            "home_name": (_name(board.countries[home], lang) if home in board.countries else home) if home else None,
+            "home_colour": PALETTE.get(home, UNKNOWN_COUNTRY)["fill"] if home else None,
+            "pieces": [{
+                "country": p.country,
+                "country_name": _name(board.countries[p.country], lang) if p.country in board.countries else p.country,
+                "kind": p.kind, "kind_label": t.get(p.kind, p.kind), "supplied": _supplied(supply, p),
+                "colour": PALETTE.get(p.country, UNKNOWN_COUNTRY)["fill"],
+                "letter": LETTERS[lang].get(p.country, p.country[:1].upper()),
+                "text": _piece_text(board, p.country, p.kind, _supplied(supply, p), lang),
+            } for p in pieces],
+            "straits": [dict(f) for f in strait_facts.get(sid, ())],
+        })
+    rows.sort(key=lambda r: (r["name"].casefold().replace("ё", "е"), r["id"]))
+    return rows

@@ -1,0 +1,166 @@
+"""Forms: they only parse and bound input; the rules engine decides what is legal."""
+from django import forms
+from django.utils.translation import get_language, gettext_lazy as _
+
+from gameplay.qmg import load_board
+from gameplay.qmg.table import CARD_TYPES, CARD_TYPE_NAMES
+
+from .models import BoardVariant
+from .services import DEFAULT_SEATING
+
+BOARD = load_board()
+COUNTRIES = BOARD.turn_order
+
+
+def _lang():
+    return "en" if (get_language() or "ru").startswith("en") else "ru"
+
+
+def country_choices(countries=COUNTRIES, blank=False):
+    i = 1 if _lang() == "en" else 0
+    names = {c: (BOARD.countries[c].ru, BOARD.countries[c].en) for c in COUNTRIES}
+    choices = [(c, names[c][i]) for c in countries]
+    return ([("", "—")] + choices) if blank else choices
+
+
+def space_choices(board=BOARD, kind=None):
+    """Spaces sorted by name in the current language, land first."""
+    en = _lang() == "en"
+    rows = [s for s in board.spaces.values() if kind is None or s.kind == kind]
+    rows.sort(key=lambda s: (not s.is_land, s.en if en else s.ru))
+    return [(s.id, s.en if en else s.ru) for s in rows]
+
+
+class VersionForm(forms.Form):
+    version = forms.IntegerField(widget=forms.HiddenInput, min_value=0)
+
+
+class NewGameForm(forms.Form):
+    name = forms.CharField(label=_("Game name"), max_length=100, initial=_("Game night"))
+    players = forms.TypedChoiceField(label=_("Number of players"), coerce=int, initial=2,
+                                     choices=[(n, str(n)) for n in range(2, 7)])
+    player_1 = forms.CharField(label=_("Player 1"), max_length=60, required=False)
+    player_2 = forms.CharField(label=_("Player 2"), max_length=60, required=False)
+    player_3 = forms.CharField(label=_("Player 3"), max_length=60, required=False)
+    player_4 = forms.CharField(label=_("Player 4"), max_length=60, required=False)
+    player_5 = forms.CharField(label=_("Player 5"), max_length=60, required=False)
+    player_6 = forms.CharField(label=_("Player 6"), max_length=60, required=False)
+    default_seating = forms.BooleanField(
+        label=_("Countries per player from the rulebook table"), initial=True, required=False,
+        help_text=_("Untick to choose below which player plays each country."))
+    seat_germany = forms.TypedChoiceField(label=_("Germany"), coerce=int, choices=[(n, n) for n in range(1, 7)], initial=1)
+    seat_united_kingdom = forms.TypedChoiceField(label=_("United Kingdom"), coerce=int, choices=[(n, n) for n in range(1, 7)], initial=2)
+    seat_japan = forms.TypedChoiceField(label=_("Japan"), coerce=int, choices=[(n, n) for n in range(1, 7)], initial=3)
+    seat_soviet_union = forms.TypedChoiceField(label=_("Soviet Union"), coerce=int, choices=[(n, n) for n in range(1, 7)], initial=4)
+    seat_italy = forms.TypedChoiceField(label=_("Italy"), coerce=int, choices=[(n, n) for n in range(1, 7)], initial=5)
+    seat_united_states = forms.TypedChoiceField(label=_("United States"), coerce=int, choices=[(n, n) for n in range(1, 7)], initial=6)
+    early_victory = forms.BooleanField(label=_("Optional rule: early victory at 30 VP ahead"), required=False)
+    reallocate = forms.BooleanField(label=_("Optional rule: Reallocate Resources"), required=False)
+    board_variant = forms.ModelChoiceField(label=_("Board"), queryset=BoardVariant.objects.all(), required=False,
+                                           empty_label=_("Standard board (1st edition)"))
+
+    def clean(self):
+        data = super().clean()
+        n = data.get("players")
+        if not n:
+            return data
+        if data.get("default_seating"):
+            seating = DEFAULT_SEATING[n]
+        else:
+            seating = [[] for _ in range(n)]
+            for c in COUNTRIES:
+                seat = data.get(f"seat_{c}") or 1
+                if seat > n:
+                    raise forms.ValidationError(_("A country is given to player %(n)s, but there are only %(players)s players.")
+                                                % {"n": seat, "players": n})
+                seating[seat - 1].append(c)
+            if any(not s for s in seating):
+                raise forms.ValidationError(_("Every player needs at least one country."))
+        names = [(data.get(f"player_{i}") or "").strip() or f"{_('Player')} {i}" for i in range(1, n + 1)]
+        data["seats"] = list(zip(names, seating))
+        return data
+
+
+class PlayCardForm(VersionForm):
+    card_type = forms.ChoiceField(label=_("Card played"))
+    space = forms.ChoiceField(label=_("Target space"), required=False)
+    target_country = forms.ChoiceField(label=_("Whose piece (if several)"), required=False)
+
+    def __init__(self, *args, board=BOARD, **kwargs):
+        super().__init__(*args, **kwargs)
+        i = 1 if _lang() == "en" else 0
+        self.fields["card_type"].choices = [(t, CARD_TYPE_NAMES[t][i]) for t in CARD_TYPES]
+        self.fields["space"].choices = [("", "—")] + space_choices(board)
+        self.fields["target_country"].choices = country_choices(blank=True)
+
+
+STEP_NAMES = {
+    "build_army": _("Build an army (needs supply)"), "build_navy": _("Build a navy (needs supply)"),
+    "recruit_army": _("Recruit an army (ignores supply)"), "recruit_navy": _("Recruit a navy (ignores supply)"),
+    "land_battle": _("Land battle"), "sea_battle": _("Sea battle"), "eliminate": _("Eliminate a piece"),
+    "remove": _("Remove your own piece"), "discard_from_deck": _("Discard cards from a deck"),
+    "gain_vp": _("Gain (or lose) VP"),
+}
+
+
+class StepForm(VersionForm):
+    action = forms.ChoiceField(label=_("Step"), choices=list(STEP_NAMES.items()))
+    country = forms.ChoiceField(label=_("For country"))
+    space = forms.ChoiceField(label=_("Space"), required=False)
+    target_country = forms.ChoiceField(label=_("Whose piece / whose deck"), required=False)
+    kind = forms.ChoiceField(label=_("Piece"), required=False,
+                             choices=[("", "—"), ("army", _("army")), ("navy", _("navy"))])
+    n = forms.IntegerField(label=_("How many"), required=False, min_value=-10, max_value=40)
+
+    def __init__(self, *args, countries=COUNTRIES, board=BOARD, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["country"].choices = country_choices(countries)
+        self.fields["space"].choices = [("", "—")] + space_choices(board)
+        self.fields["target_country"].choices = country_choices(blank=True)
+
+    def clean(self):
+        data = super().clean()
+        action = data.get("action")
+        if action in ("discard_from_deck", "gain_vp"):
+            if data.get("n") is None:
+                self.add_error("n", _("Enter how many."))
+            if action == "discard_from_deck" and not data.get("target_country"):
+                self.add_error("target_country", _("Choose whose deck."))
+        elif action and not data.get("space"):
+            self.add_error("space", _("Choose a space (tap it on the map)."))
+        return data
+
+
+class DiscardForm(VersionForm):
+    n = forms.IntegerField(label=_("Cards discarded from hand"), min_value=0, max_value=99, initial=0)
+
+
+class BoardVariantForm(forms.ModelForm):
+    class Meta:
+        model = BoardVariant
+        fields = ["name", "patch"]
+        widgets = {"patch": forms.Textarea(attrs={"rows": 12, "spellcheck": "false"})}
+        help_texts = {"patch": _("A patch of the standard board: extends, add_edges, remove_edges, add_stars, "
+                                 "remove_stars, add_straits, remove_straits (see the example).")}
+
+    def clean_patch(self):
+        import yaml
+
+        from gameplay.qmg.board import BoardError, build_board, resolve_patch, seed_fact_problems
+
+        text = self.cleaned_data["patch"]
+        try:
+            data = yaml.safe_load(text)
+        except yaml.YAMLError as exc:
+            raise forms.ValidationError(_("Not valid YAML: %(error)s") % {"error": str(exc).splitlines()[0]})
+        if not isinstance(data, dict):
+            raise forms.ValidationError(_("The patch must be a mapping (key: value lines)."))
+        data.setdefault("extends", "standard")
+        if data["extends"] != "standard":
+            raise forms.ValidationError(_("A patch entered here can only extend the standard board."))
+        try:
+            self.board = build_board(resolve_patch(data))
+        except BoardError as exc:
+            raise forms.ValidationError(str(exc))
+        self.problems = seed_fact_problems(self.board)
+        return text

@@ -1,0 +1,115 @@
+"""Reads: the table as the engine sees it, the effective history, and what a page shows."""
+from __future__ import annotations
+
+from functools import lru_cache
+
+from gameplay.qmg import Board, Piece, Position, load_board
+from gameplay.qmg.board import build_board, resolve_patch
+from gameplay.qmg.table import Cards, Options, Table, apply_ops, new_table
+
+import yaml
+
+from .models import Event, Game
+
+
+def board_of(game: Game) -> Board:
+    if game.board_variant_id is None:
+        return load_board()
+    return _variant_board(game.board_variant_id, game.board_variant.patch)
+
+
+@lru_cache(maxsize=32)
+def _variant_board(variant_id: int, patch: str) -> Board:
+    return build_board(resolve_patch(yaml.safe_load(patch)))
+
+
+def options_of(game: Game) -> Options:
+    o = game.options or {}
+    return Options(early_victory=bool(o.get("early_victory")), reallocate=bool(o.get("reallocate")),
+                   dealt=12 if o.get("air_marshal") else 10)
+
+
+def table_of(game: Game) -> Table:
+    """The table from the projection models (two queries)."""
+    pieces = [Piece(p.country, p.kind, p.space) for p in game.pieces.all().order_by("id")]
+    cards = {c.country: Cards(c.deck, c.hand, c.discard, c.responses, tuple(c.statuses))
+             for c in game.country_cards.all()}
+    board = board_of(game)
+    return Table(
+        position=Position.of(pieces), cards=tuple((c, cards[c]) for c in board.turn_order),
+        round=game.round, turn=game.turn, phase=game.phase, played=game.played or None,
+        vp_axis=game.vp_axis, vp_allies=game.vp_allies, winner=game.winner or None,
+        end_reason=game.end_reason or None, options=options_of(game),
+    )
+
+
+def empty_table(like: Table) -> Table:
+    """A table with no pieces and the same cards: the 'before' of a brand-new game's projection."""
+    from dataclasses import replace
+
+    return replace(like, position=Position())
+
+
+def effective_moves(events) -> tuple[list[Event], list[Event]]:
+    """(moves in effect, moves undone and still redoable), both oldest first."""
+    done: list[Event] = []
+    undone: list[Event] = []
+    for e in events:
+        if e.kind == Event.MOVE:
+            done.append(e)
+            undone.clear()
+        elif e.kind == Event.UNDO and done:
+            undone.append(done.pop())
+        elif e.kind == Event.REDO and undone:
+            done.append(undone.pop())
+    return done, undone
+
+
+def replay(game: Game, events=None) -> Table:
+    """The table rebuilt from the event log alone."""
+    events = list(game.events.all()) if events is None else events
+    done, _ = effective_moves(events)
+    table = new_table(board_of(game), options_of(game))
+    for e in done:
+        table = apply_ops(table, e.ops)
+    return table
+
+
+def canonical(table: Table) -> dict:
+    """The table as data with pieces in a fixed order (the order of placement is not on the board)."""
+    d = table.to_dict()
+    d["position"]["pieces"] = sorted(d["position"]["pieces"], key=lambda p: (p["country"], p["kind"], p["space"]))
+    return d
+
+
+def history(game: Game, events=None) -> list[dict]:
+    """Every event, newest first, with whether it is in effect (undone moves stay, marked)."""
+    events = list(game.events.all().select_related("seat")) if events is None else events
+    done, undone = effective_moves(events)
+    done_ids = {e.id for e in done}
+    rows = []
+    for e in reversed(events):
+        rows.append({"event": e, "undone": e.kind == Event.MOVE and e.id not in done_ids})
+    return rows
+
+
+def vp_series(game: Game, events=None) -> list[tuple[int, int, int]]:
+    """Team VP at the end of each round so far: [(round, axis, allies), ...]."""
+    events = list(game.events.all()) if events is None else events
+    done, _ = effective_moves(events)
+    axis = allies = 0
+    per_round: dict[int, tuple[int, int]] = {0: (0, 0)}
+    for e in done:
+        for op in e.ops:
+            if op["op"] == "vp":
+                if op["team"] == "axis":
+                    axis += op["n"]
+                else:
+                    allies += op["n"]
+        per_round[e.round] = (axis, allies)
+    last = max(per_round)
+    series, current = [], (0, 0)
+    for r in range(0, last + 1):
+        current = per_round.get(r, current)
+        series.append((r, *current))
+    return series
