@@ -3,7 +3,8 @@ from django import forms
 from django.utils.translation import get_language, gettext_lazy as _
 
 from gameplay.qmg import load_board
-from gameplay.qmg.table import CARD_TYPES, CARD_TYPE_NAMES
+from gameplay.qmg.cards import fold, load_catalogue
+from gameplay.qmg.table import BASIC_CARD_ACTION, CARD_TYPES, CARD_TYPE_NAMES
 
 from .models import BoardVariant
 from .services import DEFAULT_SEATING
@@ -81,17 +82,110 @@ class NewGameForm(forms.Form):
         return data
 
 
+CATALOGUE = load_catalogue()
+
+
+def card_name(card, lang=None) -> str:
+    return card.name_en if (lang or _lang()) == "en" else card.name_ru
+
+
+def find_card(text: str, country: str | None, types=None):
+    """The card a player typed, by its Russian or English name (exact first, then a unique match)."""
+    key = fold(text).strip()
+    pool = [c for c in CATALOGUE.cards if (country is None or c.country == country) and (not types or c.type in types)]
+    exact = [c for c in pool if key in (fold(c.name_ru).strip(), fold(c.name_en).strip())]
+    if exact:
+        return exact[0]
+    ids = {c.id for c in pool}
+    hits = [c for c in CATALOGUE.search(text, country) if c.id in ids]
+    if len(hits) == 1:
+        return hits[0]
+    if not hits:
+        raise forms.ValidationError(_("No card of this deck is called “%(text)s”.") % {"text": text})
+    raise forms.ValidationError(_("Several cards match “%(text)s”: %(names)s.")
+                                % {"text": text, "names": ", ".join(card_name(c) for c in hits[:6])})
+
+
 class PlayCardForm(VersionForm):
-    card_type = forms.ChoiceField(label=_("Card played"))
+    card = forms.CharField(label=_("Card by name (optional)"), required=False, max_length=120,
+                           help_text=_("Type a few letters of the card's Russian or English name."),
+                           widget=forms.TextInput(attrs={"list": "deck-cards", "autocomplete": "off"}))
+    card_type = forms.ChoiceField(label=_("Card type"))
     space = forms.ChoiceField(label=_("Target space"), required=False)
     target_country = forms.ChoiceField(label=_("Whose piece (if several)"), required=False)
 
-    def __init__(self, *args, board=BOARD, **kwargs):
+    def __init__(self, *args, board=BOARD, country=None, **kwargs):
         super().__init__(*args, **kwargs)
+        self.country = country
         i = 1 if _lang() == "en" else 0
         self.fields["card_type"].choices = [(t, CARD_TYPE_NAMES[t][i]) for t in CARD_TYPES]
         self.fields["space"].choices = [("", "—")] + space_choices(board)
         self.fields["target_country"].choices = country_choices(blank=True)
+
+    def clean(self):
+        data = super().clean()
+        text = (data.get("card") or "").strip()
+        data["card_id"] = None
+        if text:
+            try:
+                card = find_card(text, self.country)
+            except forms.ValidationError as exc:
+                self.add_error("card", exc)
+                return data
+            data["card_id"] = card.id
+            if card.type in BASIC_CARD_ACTION or card.type in CARD_TYPES:
+                data["card_type"] = card.type
+        if data.get("card_type") in BASIC_CARD_ACTION and not data.get("space"):
+            self.add_error("space", _("Choose the target space (tap it on the map)."))
+        return data
+
+
+class UseCardForm(VersionForm):
+    """Use a status in play, or reveal a face-down response (named by its owner)."""
+
+    country = forms.ChoiceField(label=_("Country"))
+    card = forms.CharField(label=_("Status or response"), max_length=120,
+                           widget=forms.TextInput(attrs={"list": "table-cards", "autocomplete": "off"}))
+
+    def __init__(self, *args, countries=COUNTRIES, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["country"].choices = country_choices(countries)
+
+    def clean(self):
+        data = super().clean()
+        if data.get("country") and data.get("card"):
+            try:
+                data["card_id"] = find_card(data["card"], data["country"], types=("status", "response")).id
+            except forms.ValidationError as exc:
+                self.add_error("card", exc)
+        return data
+
+
+class PassForm(VersionForm):
+    country = forms.ChoiceField(label=_("Country"))
+
+    def __init__(self, *args, countries=COUNTRIES, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["country"].choices = country_choices(countries)
+
+
+class ReallocateForm(VersionForm):
+    card_type = forms.ChoiceField(label=_("Card taken from the deck"))
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        i = 1 if _lang() == "en" else 0
+        self.fields["card_type"].choices = [(t, CARD_TYPE_NAMES[t][i]) for t in BASIC_CARD_ACTION]
+
+
+class NoteForm(forms.Form):
+    country = forms.ChoiceField(label=_("Country"))
+    text = forms.CharField(label=_("Private note (only you see it)"), required=False, max_length=2000,
+                           widget=forms.Textarea(attrs={"rows": 3}))
+
+    def __init__(self, *args, countries=COUNTRIES, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["country"].choices = country_choices(countries)
 
 
 STEP_NAMES = {

@@ -50,6 +50,9 @@ class Game(models.Model):
     vp_allies = models.IntegerField(default=0)
     winner = models.CharField(max_length=10, blank=True, default="")
     end_reason = models.CharField(max_length=20, blank=True, default="")
+    used = models.JSONField(default=list, blank=True)  # cards used this turn (once-per-turn limits)
+    window = models.CharField(max_length=10, blank=True, default="")  # team to answer with a status/response
+    window_passes = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         ordering = ["-updated_at"]
@@ -143,3 +146,22 @@ class Event(models.Model):
     class Meta:
         ordering = ["seq"]
         constraints = [models.UniqueConstraint(fields=["game", "seq"], name="event_seq_unique")]
+
+
+class PrivateNote(models.Model):
+    """What only one seat may see: the identity of a face-down response, a note on its hand.
+
+    Never exported, never rendered for another seat or a spectator.
+    """
+
+    RESPONSE, HAND = "response", "hand"
+    KINDS = [(RESPONSE, "face-down response"), (HAND, "hand note")]
+
+    game = models.ForeignKey(Game, related_name="private_notes", on_delete=models.CASCADE)
+    seat = models.ForeignKey(Seat, related_name="private_notes", on_delete=models.CASCADE)
+    country = models.CharField(max_length=20)
+    kind = models.CharField(max_length=10, choices=KINDS)
+    card_id = models.CharField(max_length=60, blank=True, default="")
+    text = models.TextField(blank=True, default="")
+    active = models.BooleanField(default=True)  # a used response is revealed and no longer private
+    created_at = models.DateTimeField(auto_now_add=True)

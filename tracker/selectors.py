@@ -39,7 +39,8 @@ def table_of(game: Game) -> Table:
         position=Position.of(pieces), cards=tuple((c, cards[c]) for c in board.turn_order),
         round=game.round, turn=game.turn, phase=game.phase, played=game.played or None,
         vp_axis=game.vp_axis, vp_allies=game.vp_allies, winner=game.winner or None,
-        end_reason=game.end_reason or None, options=options_of(game),
+        end_reason=game.end_reason or None, options=options_of(game), used=tuple(game.used or ()),
+        window=game.window or None, window_passes=game.window_passes,
     )
 
 

@@ -197,4 +197,5 @@ def _save_projection(game: Game, old: Table, new: Table) -> None:
     game.round, game.turn, game.phase, game.played = new.round, new.turn, new.phase, new.played or ""
     game.vp_axis, game.vp_allies = new.vp_axis, new.vp_allies
     game.winner, game.end_reason = new.winner or "", new.end_reason or ""
+    game.used, game.window, game.window_passes = list(new.used), new.window or "", new.window_passes
     game.save()

@@ -4,10 +4,14 @@ from tracker import views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("ping/", views.ping, name="ping"),
     path("boards/", views.boards, name="boards"),
+    path("import/", views.import_game, name="import_game"),
+    path("g/<int:pk>/export/", views.export_game, name="export_game"),
     path("g/<int:pk>/", views.game, name="game"),
     path("g/<int:pk>/poll/", views.poll, name="poll"),
     path("g/<int:pk>/move/", views.move, name="move"),
+    path("g/<int:pk>/note/", views.note, name="note"),
     path("g/<int:pk>/seats/", views.seats, name="seats"),
     path("join/<str:token>/", views.join, name="join"),
     path("watch/<str:token>/", views.watch, name="watch"),

@@ -18,9 +18,12 @@ from gameplay.qmg.table import CARD_TYPE_NAMES, PHASE_NAMES, reminders
 
 from . import access, jsongames, selectors, services
 from .charts import vp_chart_svg
-from .forms import BoardVariantForm, DiscardForm, NewGameForm, PlayCardForm, StepForm, VersionForm
+from .forms import (
+    CATALOGUE, BoardVariantForm, DiscardForm, NewGameForm, NoteForm, PassForm, PlayCardForm, ReallocateForm,
+    StepForm, UseCardForm, VersionForm, card_name,
+)
 from .lan import lan_addresses
-from .models import BoardVariant, Game, Seat, new_token
+from .models import BoardVariant, Event, Game, PrivateNote, Seat, new_token
 
 
 def _lang() -> str:
@@ -30,6 +33,12 @@ def _lang() -> str:
 # ------------------------------------------------------------------------------------------
 # Start page, new game, links
 # ------------------------------------------------------------------------------------------
+
+@require_GET
+def ping(request):
+    """The smallest Django view: the baseline of the load benchmark."""
+    return HttpResponse("ok", content_type="text/plain")
+
 
 def home(request):
     form = NewGameForm(request.POST or None)
@@ -172,7 +181,7 @@ def _context(request, game: Game, actor, forms=None) -> dict:
         "history": selectors.history(game, events)[:40],
         "vp_chart": vp_chart_svg(selectors.vp_series(game, events), board.rounds,
                                  labels=(_("Axis"), _("Allies")), title=_("Victory points by round")),
-        "play_form": forms.get("play") or PlayCardForm(initial=initial, board=board),
+        "play_form": forms.get("play") or PlayCardForm(initial=initial, board=board, country=active),
         "step_form": forms.get("step") or StepForm(initial={**initial, "country": active if active in mine else None},
                                                    countries=mine or board.turn_order, board=board),
         "discard_form": forms.get("discard") or DiscardForm(initial=initial),
@@ -180,12 +189,93 @@ def _context(request, game: Game, actor, forms=None) -> dict:
         "done_moves": bool(selectors.effective_moves(events)[0]),
         "undone_moves": bool(selectors.effective_moves(events)[1]),
     }
+    context.update(_cards_context(game, table, board, actor, events, mine, lang, forms, initial))
     v = victory_step(board, table.position, active, supply)
     context["victory_preview"] = {"points": v.points, "lines": v.detail(lang)}
     k = table.cards_of(active)
     context["draw_preview"] = max(0, min(7 - k.hand, k.deck))
     context.update(_board_context(board, table, supply, lang))
     return context
+
+
+def _cards_context(game, table, board, actor, events, mine, lang, forms, initial) -> dict:
+    """Cards on the table: public statuses and response counts; this seat's private notes only."""
+    active = table.active(board)
+    team_names = {"axis": _("Axis"), "allies": _("Allies")}
+    public = []
+    for cid, k in table.cards:
+        public.append({"country": cid, "name": board.countries[cid].en if lang == "en" else board.countries[cid].ru,
+                       "team": board.countries[cid].team, "responses": k.responses,
+                       "statuses": [card_name(CATALOGUE.get(x), lang) if CATALOGUE.get(x) else _("status")
+                                    for x in k.statuses]})
+    notes = []
+    if actor.seat is not None:
+        notes = list(PrivateNote.objects.filter(game=game, seat=actor.seat, active=True).order_by("id"))
+    private_responses = [{"country": n.country, "name": card_name(CATALOGUE.get(n.card_id), lang)}
+                         for n in notes if n.kind == PrivateNote.RESPONSE and CATALOGUE.get(n.card_id)]
+    hand_notes = {n.country: n.text for n in notes if n.kind == PrivateNote.HAND}
+    usable = []  # names for the use-card datalist: own statuses in play and own response cards
+    for cid in mine:
+        k = table.cards_of(cid)
+        usable += [card_name(CATALOGUE.get(x), lang) for x in k.statuses if CATALOGUE.get(x)]
+        usable += [card_name(c, lang) for c in CATALOGUE.by_country(cid) if c.type == "response"]
+    played_card = None
+    if table.played:
+        for e in reversed(events):
+            if e.kind == Event.MOVE and e.command.get("type") == "play_card" and e.round == table.round \
+                    and e.country == active:
+                card = CATALOGUE.get(e.command.get("card_id") or "")
+                if card is not None:
+                    played_card = {"name": card_name(card, lang),
+                                   "summary": card.summary_en if lang == "en" else card.summary_ru,
+                                   "steps": _guided_steps(card, board, lang)}
+                break
+    my_team_countries = [c for c in mine if board.countries[c].team == table.window] if table.window else []
+    return {
+        "public_cards": public,
+        "deck_cards": [card_name(c, lang) for c in CATALOGUE.by_country(active)],
+        "usable_cards": sorted(set(usable)),
+        "private_responses": private_responses,
+        "hand_notes": hand_notes,
+        "played_card": played_card,
+        "window_team": team_names.get(table.window, ""),
+        "window_mine": bool(my_team_countries),
+        "use_form": forms.get("use") or UseCardForm(initial={**initial, "country": (mine or [None])[0]},
+                                                    countries=mine or board.turn_order),
+        "pass_form": PassForm(initial={**initial, "country": (my_team_countries or [None])[0]},
+                              countries=my_team_countries or board.turn_order),
+        "reallocate_form": ReallocateForm(initial=initial) if table.options.reallocate else None,
+        "note_form": NoteForm(countries=mine or board.turn_order,
+                              initial={"country": (mine or [None])[0],
+                                       "text": hand_notes.get((mine or [None])[0], "")}),
+    }
+
+
+GUIDED = {"build": "build", "recruit": "recruit", "battle": "battle", "eliminate": "eliminate",
+          "discard_from_deck": "discard_from_deck", "vp_immediate": "vp_immediate"}
+
+
+def _guided_steps(card, board, lang) -> list[dict]:
+    """The card's effects as steps: what to enter next, with the rule each one follows."""
+    steps = []
+    for e in card.effects:
+        spaces = e.get("spaces") or ((e.get("space"),) if e.get("space") else ())
+        names = ", ".join((board.spaces[x].en if lang == "en" else board.spaces[x].ru)
+                          for x in spaces if x in board.spaces)
+        piece = e.get("piece") or ""
+        text = {
+            "build": _("Build %(piece)s (needs supply)") % {"piece": piece},
+            "recruit": _("Recruit %(piece)s (ignores supply)") % {"piece": piece},
+            "battle": _("Battle (%(domain)s): needs an adjacent supplied piece") % {"domain": e.get("domain", "")},
+            "eliminate": _("Eliminate %(piece)s (no conditions)") % {"piece": piece},
+            "discard_from_deck": _("A deck discards %(n)s card(s)") % {"n": e.get("count", "")},
+            "vp_immediate": _("Victory points at once (added automatically)"),
+            "manual": _("Apply by hand as the card says"),
+        }.get(e.kind, _("Card effect: %(kind)s") % {"kind": e.kind})
+        if names:
+            text += f" — {names}"
+        steps.append({"kind": e.kind, "text": text})
+    return steps
 
 
 def _board_context(board, table, supply, lang) -> dict:
@@ -231,7 +321,8 @@ def poll(request, pk):
 
 FORMS = {"play_card": ("play", PlayCardForm), "step": ("step", StepForm), "discard": ("discard", DiscardForm),
          "end_play": (None, VersionForm), "supply": (None, VersionForm), "score": (None, VersionForm),
-         "draw": (None, VersionForm), "undo": (None, VersionForm), "redo": (None, VersionForm)}
+         "draw": (None, VersionForm), "undo": (None, VersionForm), "redo": (None, VersionForm),
+         "use_card": ("use", UseCardForm), "pass": (None, PassForm), "reallocate": (None, ReallocateForm)}
 
 
 @require_POST
@@ -248,8 +339,10 @@ def move(request, pk):
     key, form_class = FORMS[kind]
     board = selectors.board_of(game)
     kwargs = {"board": board} if form_class in (PlayCardForm, StepForm) else {}
-    if form_class is StepForm:
+    if form_class in (StepForm, UseCardForm, PassForm):
         kwargs["countries"] = actor.countries(board)
+    if form_class is PlayCardForm:
+        kwargs["country"] = board.turn_order[game.turn]
     form = form_class(request.POST, **kwargs)
     if not form.is_valid():
         errors = "; ".join(f"{e}" for errs in form.errors.values() for e in errs)
@@ -260,7 +353,13 @@ def move(request, pk):
     elif kind == "redo":
         result = services.redo(game.pk, data["version"], actor)
     else:
-        result = services.submit(game.pk, data["version"], actor, _command(kind, data))
+        command = _command(kind, data)
+        secret = None
+        if kind == "play_card" and data.get("card_type") == "response" and command.pop("card_id", None):
+            secret = data["card_id"]  # a face-down response: its identity never enters the public log
+        result = services.submit(game.pk, data["version"], actor, command)
+        if result.applied:
+            _record_private(game, actor, board, command, secret)
     lang = _lang()
     text = result.reason.text(lang) if result.reason else ""
     notes = [n.text(lang) for n in result.notes]
@@ -271,9 +370,45 @@ def move(request, pk):
     return _answer(request, game, actor, level, text, notes=notes, forms=keep, status=status)
 
 
+def _record_private(game, actor, board, command, secret):
+    """Keep a face-down response's identity for its owner; a revealed one stops being private."""
+    country = command.get("country") or board.turn_order[game.turn]
+    owner = actor.seat if actor.seat and country in actor.seat.countries else \
+        next((s for s in game.seats.all() if country in s.countries), None)
+    if owner is None:
+        return
+    if secret:
+        PrivateNote.objects.create(game=game, seat=owner, country=country, kind=PrivateNote.RESPONSE, card_id=secret)
+    elif command["type"] == "use_card":
+        note = PrivateNote.objects.filter(game=game, seat=owner, country=country, kind=PrivateNote.RESPONSE,
+                                          card_id=command.get("card_id"), active=True).first()
+        if note:
+            note.active = False
+            note.save(update_fields=["active"])
+
+
+@require_POST
+def note(request, pk):
+    """A seat's private note on its hand: only that seat ever sees it."""
+    game = get_object_or_404(Game, pk=pk, kind=Game.QMG)
+    actor, denied = _actor_or_403(request, game)
+    if denied:
+        return denied
+    if actor.seat is None:
+        return HttpResponseForbidden(_("Only a player's own seat keeps private notes."))
+    form = NoteForm(request.POST, countries=actor.seat.countries)
+    if form.is_valid():
+        PrivateNote.objects.update_or_create(
+            game=game, seat=actor.seat, country=form.cleaned_data["country"], kind=PrivateNote.HAND,
+            defaults={"text": form.cleaned_data["text"]})
+        messages.success(request, _("Note saved."))
+        return redirect("game", pk=game.pk)
+    return HttpResponse(_("Invalid note."), status=400)
+
+
 def _command(kind, data) -> dict:
     cmd = {"type": kind}
-    for field in ("card_type", "space", "target_country", "kind", "n", "country", "action"):
+    for field in ("card_type", "card_id", "space", "target_country", "kind", "n", "country", "action"):
         value = data.get(field)
         if value not in (None, ""):
             cmd[field] = value
@@ -294,3 +429,42 @@ def _answer(request, game, actor, level, text, notes=(), forms=None, status=200)
                                   messages.ERROR: "error"}.get(level, "info"), "text": text, "notes": notes}
     # the real status (409 stale, 422 refused, 400 invalid); base.html tells htmx to swap 4xx answers
     return render(request, "qmg/_game.html", context, status=status)
+
+
+# ------------------------------------------------------------------------------------------
+# Export and import (a game night survives a new machine)
+# ------------------------------------------------------------------------------------------
+
+@require_GET
+def export_game(request, pk):
+    from . import transfer
+
+    game = get_object_or_404(Game, pk=pk)
+    actor, denied = _actor_or_403(request, game)
+    if denied:
+        return denied
+    if not actor.is_host:
+        return HttpResponseForbidden(_("Only the host may export the game."))
+    response = HttpResponse(transfer.dumps(transfer.export_game(game)), content_type="application/json")
+    response["Content-Disposition"] = f'attachment; filename="game-{game.pk}.json"'
+    return response
+
+
+def import_game(request):
+    from . import transfer
+
+    if request.method == "POST":
+        upload = request.FILES.get("file")
+        try:
+            if upload is None:
+                raise transfer.ImportError_(_("Choose an exported game file."))
+            if upload.size > 20 * 1024 * 1024:
+                raise transfer.ImportError_(_("The file is too large."))
+            game = transfer.import_game(transfer.loads(upload.read()))
+        except transfer.ImportError_ as exc:
+            messages.error(request, str(exc))
+            return render(request, "import.html", status=400)
+        access.grant(request, game, "host", game.host_token)
+        messages.success(request, _("Game imported: %(name)s.") % {"name": game.name})
+        return redirect("seats", pk=game.pk)
+    return render(request, "import.html")

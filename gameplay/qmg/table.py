@@ -17,6 +17,7 @@ from .rules import (
     ACTION_TYPES, Action, apply_action, check_action, compute_supply, home_occupier, strait_status,
     sudden_victory, sudden_victory_reason, victory_step,
 )
+from .effects import INSTEAD_OF_PLAY, card_names, default_catalogue, immediate_vp
 from .state import ARMY, Piece, Position
 
 PHASES = ("play", "supply", "victory", "discard", "draw")
@@ -77,6 +78,9 @@ class Table:
     winner: str | None = None
     end_reason: str | None = None
     options: Options = field(default_factory=Options)
+    used: tuple[str, ...] = ()  # cards (and "reallocate") used this turn: once-per-turn limits, turn effects
+    window: str | None = None  # the team whose turn it is to use a status/response or pass
+    window_passes: int = 0  # passes in a row; two close the window
 
     # --- queries -----------------------------------------------------------------------------
     def active(self, board: Board) -> str:
@@ -98,7 +102,8 @@ class Table:
             "position": self.position.to_dict(), "cards": {c: k.to_dict() for c, k in self.cards},
             "round": self.round, "turn": self.turn, "phase": self.phase, "played": self.played,
             "vp": {"axis": self.vp_axis, "allies": self.vp_allies}, "winner": self.winner,
-            "end_reason": self.end_reason, "options": self.options.to_dict(),
+            "end_reason": self.end_reason, "options": self.options.to_dict(), "used": list(self.used),
+            "window": self.window, "window_passes": self.window_passes,
         }
 
     @classmethod
@@ -109,6 +114,7 @@ class Table:
             round=d["round"], turn=d["turn"], phase=d["phase"], played=d.get("played"),
             vp_axis=d["vp"]["axis"], vp_allies=d["vp"]["allies"], winner=d.get("winner"),
             end_reason=d.get("end_reason"), options=Options.from_dict(d.get("options")),
+            used=tuple(d.get("used", ())), window=d.get("window"), window_passes=d.get("window_passes", 0),
         )
 
 
@@ -149,7 +155,21 @@ def _op_cards(t, op):
             k = replace(k, **{f: op[f] for f in ("deck", "hand", "discard", "responses") if f in op},
                         **({"statuses": tuple(op["statuses"])} if "statuses" in op else {}))
         cards.append((c, k))
-    return replace(t, cards=tuple(cards))
+    t = replace(t, cards=tuple(cards))
+    if "statuses" in op:  # the engine applies named statuses in play to supply and scoring
+        t = replace(t, position=replace(t.position, statuses=_named_statuses(t.cards)))
+    return t
+
+
+def _ctx(table: Table) -> tuple[str, ...]:
+    """Cards used this turn, as the effects engine's context (markers like "reallocate" left out)."""
+    cat = default_catalogue()
+    return tuple(x for x in table.used if cat.get(x) is not None)
+
+
+def _named_statuses(cards) -> tuple[str, ...]:
+    known = set(default_catalogue().ids)
+    return tuple(s for _, k in cards for s in k.statuses if s in known)
 
 
 def _op_vp(t, op):
@@ -159,7 +179,18 @@ def _op_vp(t, op):
 
 
 def _op_step(t, op):
-    return replace(t, round=op["round"], turn=op["turn"], phase=op["phase"], played=op.get("played"))
+    new_turn = (op["round"], op["turn"]) != (t.round, t.turn)
+    return replace(t, round=op["round"], turn=op["turn"], phase=op["phase"], played=op.get("played"),
+                   used=() if new_turn else t.used,
+                   window=None if new_turn else t.window, window_passes=0 if new_turn else t.window_passes)
+
+
+def _op_used(t, op):
+    return replace(t, used=t.used + (op["card"],))
+
+
+def _op_window(t, op):
+    return replace(t, window=op.get("team"), window_passes=op.get("passes", 0))
 
 
 def _op_end(t, op):
@@ -167,7 +198,7 @@ def _op_end(t, op):
 
 
 _OPS = {"place": _op_place, "remove": _op_remove, "cards": _op_cards, "vp": _op_vp, "step": _op_step,
-        "end": _op_end}
+        "end": _op_end, "used": _op_used, "window": _op_window}
 
 
 # ------------------------------------------------------------------------------------------
@@ -275,7 +306,12 @@ def _cmd_play_card(board, table, cmd) -> Outcome:
                         "The hand is empty — the play step is skipped, nothing is lost (rule “Cards”).")
     ops: list[dict] = []
     notes = []
-    card_id = cmd.get("card_id") or card_type
+    named = cmd.get("card_id")
+    if named:
+        problem = _check_named(board, country, named, card_type)
+        if problem:
+            return problem
+    card_id = named or card_type
     if card_type == "status":
         ops.append({"op": "cards", "country": country, "hand": cards.hand - 1,
                     "statuses": list(cards.statuses) + [card_id]})
@@ -285,20 +321,50 @@ def _cmd_play_card(board, table, cmd) -> Outcome:
         ops.append({"op": "cards", "country": country, "hand": cards.hand - 1, "discard": cards.discard + 1})
     action_type = BASIC_CARD_ACTION.get(card_type)
     ru_name, en_name = CARD_TYPE_NAMES[card_type]
-    reason = _r("play.ok", f"Сыграна карта «{ru_name}».", f"{en_name} card played.")
+    if named and card_type != "response":  # a face-down response stays anonymous
+        ru_name, en_name = card_names(named)
+    reason = _r("play.ok", f"Сыграна карта «{ru_name}».", f"Card played: {en_name}.")
+    if named and card_type in ("event", "economic_warfare"):
+        points, lines = immediate_vp(board, table.position, named, country, context=_ctx(table))
+        if points:
+            ops.append({"op": "vp", "team": board.team_of(country), "n": points, "country": country,
+                        "detail_ru": [ln.reason.ru for ln in lines], "detail_en": [ln.reason.en for ln in lines]})
+        notes += [ln.reason for ln in lines]
     if action_type:
         if not cmd.get("space"):
             raise CommandError("a Build or Battle card needs a target space")
         action = _action(board, {**cmd, "type": action_type, "country": country})
-        verdict, _ = apply_action(board, table.position, action)
+        verdict, _ = apply_action(board, table.position, action, context=_ctx(table))
         if not verdict.legal:
             return Outcome(False, verdict.reason)
         ops += _piece_ops(verdict)
         reason = _r("play.ok", f"Сыграна карта «{ru_name}». {verdict.reason.ru}", f"{en_name} card played. {verdict.reason.en}")
         notes += list(verdict.warnings)
-    # the phase stays "play": statuses and responses may still be used, then "end_play"
+    # the phase stays "play": statuses and responses may still be used, then "end_play";
+    # the opponents of the active country answer first
     ops.append(_advance(table, "play", played=card_type))
+    ops.append({"op": "window", "team": _other(board.team_of(country)), "passes": 0})
     return Outcome(True, reason, tuple(ops), notes=tuple(notes))
+
+
+def _other(team: str) -> str:
+    return ALLIES if team == AXIS else AXIS
+
+
+def _check_named(board, country, card_id, card_type) -> Outcome | None:
+    try:
+        card = default_catalogue().get(card_id)
+    except KeyError:
+        card = None
+    if card is None:
+        raise CommandError(f"unknown card: {card_id!r}")
+    if card.country != country:
+        c = board.countries[country]
+        return _refused("card.other_deck", f"Карта «{card.name_ru}» не из колоды страны {c.ru} (правило «Карты»).",
+                        f"“{card.name_en}” is not in {c.en}'s deck (rule “Cards”).")
+    if card.type != card_type:
+        raise CommandError(f"card {card_id} is a {card.type}, not a {card_type}")
+    return None
 
 
 def _action(board, cmd) -> Action:
@@ -344,7 +410,7 @@ def _cmd_step(board, table, cmd) -> Outcome:
             raise CommandError("discard_from_deck needs a target_country")
         return discard_from_deck(board, table, target, _int(cmd.get("n"), 1, 40))
     action = _action(board, {**cmd, "type": action_type})
-    verdict, _ = apply_action(board, table.position, action)
+    verdict, _ = apply_action(board, table.position, action, context=_ctx(table))
     if not verdict.legal:
         return Outcome(False, verdict.reason)
     return Outcome(True, verdict.reason, tuple(_piece_ops(verdict)), notes=verdict.warnings)
@@ -391,7 +457,7 @@ def _cmd_end_play(board, table, cmd) -> Outcome:
                         "In the play step you must play or discard one card; you may skip only with an empty hand "
                         "(rule “Playing a card”).")
     return Outcome(True, _r("play.end", "Фаза розыгрыша завершена.", "Play step finished."),
-                   (_advance(table, "supply", played=table.played),))
+                   (_advance(table, "supply", played=table.played), {"op": "window", "team": None}))
 
 
 def _cmd_supply(board, table, cmd) -> Outcome:
@@ -399,7 +465,7 @@ def _cmd_supply(board, table, cmd) -> Outcome:
     if problem:
         return problem
     country = table.active(board)
-    supply = compute_supply(board, table.position)
+    supply = compute_supply(board, table.position, _ctx(table))
     gone = supply.unsupplied_of(country)
     ops = [{"op": "remove", **p.to_dict()} for p in gone]
     ops.append(_advance(table, "victory"))
@@ -417,7 +483,7 @@ def _cmd_score(board, table, cmd) -> Outcome:
     if problem:
         return problem
     country = table.active(board)
-    result = victory_step(board, table.position, country)
+    result = victory_step(board, table.position, country, context=_ctx(table))
     team = board.team_of(country)
     ops = []
     if result.points:
@@ -479,9 +545,111 @@ def _next_turn(board, table) -> list[dict]:
     return [{"op": "step", "round": table.round + 1, "turn": 0, "phase": "play", "played": None}]
 
 
+def _cmd_use_card(board, table, cmd) -> Outcome:
+    """Use a status (it stays) or reveal a face-down response (it goes to the discard pile)."""
+    country = cmd.get("country")
+    card_id = cmd.get("card_id")
+    try:
+        card = default_catalogue().get(card_id) if card_id else None
+    except KeyError:
+        card = None
+    if card is None or card.type not in ("status", "response"):
+        raise CommandError(f"not a status or response card: {card_id!r}")
+    c = board.countries[country]
+    if card.country != country:
+        return _refused("card.other_deck", f"Карта «{card.name_ru}» не из колоды страны {c.ru}: чужие карты "
+                        "использовать нельзя, если в тексте не сказано иное (правило «Карты союзников»).",
+                        f"“{card.name_en}” is not {c.en}'s card: you may not use another country's cards unless "
+                        "the text says so (rule “Allies' cards”).")
+    k = table.cards_of(country)
+    ops: list[dict] = []
+    if card.type == "status":
+        if card_id not in k.statuses:
+            return _refused("use.not_in_play", f"Статуса «{card.name_ru}» нет на столе у страны {c.ru}: статус "
+                            "сначала разыгрывают в фазе розыгрыша (правило «Статусы»).",
+                            f"{c.en} has no “{card.name_en}” status on the table: a status is first played in the "
+                            "play step (rule “Statuses”).")
+        if card.once_per_turn and card_id in table.used:
+            return _refused("use.once_per_turn", f"«{card.name_ru}» используют только один раз за ход (текст карты).",
+                            f"“{card.name_en}” may be used only once per turn (card text).")
+        instead = card.timing == INSTEAD_OF_PLAY
+        if instead:
+            if table.active(board) != country or table.phase != "play" or table.played:
+                return _refused("use.instead", f"«{card.name_ru}» используют вместо розыгрыша карты с руки — "
+                                "только в вашей фазе розыгрыша, пока карта не сыграна (правило «Статусы»).",
+                                f"“{card.name_en}” replaces playing a card from hand — only in your own play step, "
+                                "before a card is played (rule “Statuses”).")
+            ops.append(_advance(table, "play", played="status_instead"))
+        reason = _r("use.status", f"{c.ru} использует статус «{card.name_ru}».", f"{c.en} uses the status “{card.name_en}”.")
+    else:
+        if k.responses <= 0:
+            return _refused("use.no_response", f"У страны {c.ru} нет карт ответа на столе: ответ сначала кладут "
+                            "в закрытую в фазе розыгрыша (правило «Ответы»).",
+                            f"{c.en} has no face-down response on the table: a response is first played face down "
+                            "in the play step (rule “Responses”).")
+        ops.append({"op": "cards", "country": country, "responses": k.responses - 1, "discard": k.discard + 1})
+        reason = _r("use.response", f"{c.ru} раскрывает ответ «{card.name_ru}» и сбрасывает его.",
+                    f"{c.en} reveals the response “{card.name_en}” and discards it.")
+    ops.append({"op": "used", "card": card_id})
+    if table.window is not None:
+        ops.append({"op": "window", "team": _other(board.team_of(country)), "passes": 0})
+    return Outcome(True, reason, tuple(ops))
+
+
+def _cmd_pass(board, table, cmd) -> Outcome:
+    """The team whose turn it is in the response window uses nothing."""
+    team = board.team_of(cmd["country"])
+    if table.window is None:
+        return _refused("window.closed", "Сейчас никто не ждёт ответа: окно ответов закрыто.",
+                        "Nobody is waiting for an answer: the response window is closed.")
+    if team != table.window:
+        return _refused("window.not_yours", "Сейчас очередь другого лагеря решать, использовать ли статус или ответ "
+                        "(правило «Использование карт статусов и ответов»).",
+                        "It is the other team's turn to use a status or response or pass (rule “Using statuses "
+                        "and responses”).")
+    passes = table.window_passes + 1
+    if passes >= 2:
+        op = {"op": "window", "team": None}
+        reason = _r("window.done", "Оба лагеря спасовали подряд — ответы закончены.",
+                    "Both teams passed in a row — no more answers.")
+    else:
+        op = {"op": "window", "team": _other(team), "passes": passes}
+        reason = _r("window.pass", "Пас. Очередь другого лагеря.", "Pass. The other team's turn.")
+    return Outcome(True, reason, (op,))
+
+
+def _cmd_reallocate(board, table, cmd) -> Outcome:
+    """Optional rule: discard 4 from hand to take a Build or Battle card from the deck (shown to all)."""
+    problem = _need_phase(board, table, cmd, "play")
+    if problem:
+        return problem
+    country = table.active(board)
+    wanted = cmd.get("card_type")
+    if wanted not in BASIC_CARD_ACTION:
+        raise CommandError("reallocate fetches a Build Army, Build Navy, Land Battle or Sea Battle card")
+    k = table.cards_of(country)
+    rule_ru, rule_en = "(необязательное правило «Перераспределение ресурсов»)", "(optional rule “Reallocate Resources”)"
+    if not table.options.reallocate:
+        return _refused("reallocate.off", f"В этой игре правило не используется {rule_ru}.",
+                        f"This game does not use the rule {rule_en}.")
+    if table.played or "reallocate" in table.used:
+        return _refused("reallocate.when", f"Только раз за ход и в начале фазы розыгрыша, до карты {rule_ru}.",
+                        f"Only once per turn, at the start of the play step, before a card {rule_en}.")
+    if k.hand < 4 or k.deck < 1:
+        return _refused("reallocate.cards", f"Нужно 4 карты на руке и карта в колоде {rule_ru}.",
+                        f"You need 4 cards in hand and a card in the deck {rule_en}.")
+    ru, en = CARD_TYPE_NAMES[wanted]
+    return Outcome(True, _r("reallocate.ok", f"Сброшено 4 карты с руки; из колоды взята карта «{ru}» (показана всем), "
+                            "колода перемешана.", f"4 cards discarded from hand; a {en} card taken from the deck "
+                            "(shown to all), the deck shuffled."),
+                   ({"op": "cards", "country": country, "hand": k.hand - 3, "discard": k.discard + 4,
+                     "deck": k.deck - 1}, {"op": "used", "card": "reallocate"}))
+
+
 _COMMANDS = {
     "play_card": _cmd_play_card, "step": _cmd_step, "end_play": _cmd_end_play, "supply": _cmd_supply,
-    "score": _cmd_score, "discard": _cmd_discard, "draw": _cmd_draw,
+    "score": _cmd_score, "discard": _cmd_discard, "draw": _cmd_draw, "use_card": _cmd_use_card,
+    "pass": _cmd_pass, "reallocate": _cmd_reallocate,
 }
 COMMAND_TYPES = tuple(_COMMANDS)
 
@@ -512,7 +680,7 @@ def reminders(board: Board, table: Table) -> list[Reason]:
     out = []
     country = table.active(board)
     c = board.countries[country]
-    supply = compute_supply(board, table.position)
+    supply = compute_supply(board, table.position, _ctx(table))
     k = table.cards_of(country)
     if table.phase == "play" and k.hand == 0 and not table.played:
         out.append(_r("reminder.empty_hand", "Рука пуста: пропустите фазу розыгрыша — это ничего не стоит.",

@@ -260,6 +260,7 @@ def test_board_variant_is_saved_and_used_by_a_new_game(client):
     ("- a list\n", "mapping"),
 ])
 def test_bad_board_variant_is_refused_with_a_message(client, patch, message):
+    client.cookies["django_language"] = "en"
     r = client.post(reverse("boards"), {"name": "Bad", "patch": patch})
     assert r.status_code == 200 and message in r.content.decode()
     from tracker.models import BoardVariant

@@ -1,0 +1,155 @@
+"""Named cards, statuses and face-down responses at the table, the response window, Reallocate Resources."""
+import pytest
+from django.urls import reverse
+
+from tracker import services
+from tracker.models import Event, PrivateNote
+from tracker.services import DEFAULT_SEATING
+
+from .test_views import HTMX, as_seat, post
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def game6():
+    names = ["Гер", "Бри", "Яп", "Сов", "Ит", "Ам"]
+    return services.create_game("Шесть", list(zip(names, DEFAULT_SEATING[6])), {"reallocate": True})
+
+
+def pass_turn(client, game):
+    for cmd, fields in (("play_card", {"card_type": "discard_unused"}), ("end_play", {}), ("supply", {}),
+                        ("score", {}), ("discard", {"n": 0}), ("draw", {})):
+        r = post(client, game, cmd, **fields)
+        assert r.status_code == 200, (cmd, r.content.decode()[:300])
+
+
+def test_play_a_card_by_its_russian_or_english_name(client, game6):
+    as_seat(client, game6, 1)
+    r = post(client, game6, "play_card", card="Пикирующие", card_type="event")
+    assert r.status_code == 200
+    game6.refresh_from_db()
+    assert game6.country_cards.get(country="germany").statuses == ["ger_dive_bombers"]
+    assert "Пикирующие бомбардировщики" in r.content.decode()  # public: statuses are face up
+
+
+def test_unknown_or_foreign_card_name_is_a_form_error(client, game6):
+    as_seat(client, game6, 1)
+    r = post(client, game6, "play_card", card="Сталинград", card_type="event")  # a Soviet card
+    assert r.status_code == 400
+    r = post(client, game6, "play_card", card="zzzz", card_type="event")
+    assert r.status_code == 400
+
+
+def test_event_by_name_scores_immediately(client, game6):
+    as_seat(client, game6, 1)
+    assert post(client, game6, "play_card", card_type="build_army", space="eastern_europe").status_code == 200
+    for cmd in ("end_play", "supply", "score"):
+        post(client, game6, cmd)
+    post(client, game6, "discard", n=0)
+    post(client, game6, "draw")
+    # ... five other countries pass, then Germany plunders with one army outside Germany
+    seats = {n: game6.seats.get(number=n) for n in range(1, 7)}
+    for n in (2, 3, 4, 5, 6):
+        client.get(reverse("join", args=[seats[n].token]))
+        pass_turn(client, game6)
+    client.get(reverse("join", args=[seats[1].token]))
+    game6.refresh_from_db()
+    before = game6.vp_axis
+    assert post(client, game6, "play_card", card="Разграбление", card_type="event").status_code == 200
+    game6.refresh_from_db()
+    assert game6.vp_axis == before + 1
+
+
+def test_face_down_response_identity_stays_private(client, game6):
+    # the USSR (seat 4) plays «Сталинград» face down in its turn
+    seats = {n: game6.seats.get(number=n) for n in range(1, 7)}
+    for n in (1, 2, 3):
+        client.get(reverse("join", args=[seats[n].token]))
+        pass_turn(client, game6)
+    client.get(reverse("join", args=[seats[4].token]))
+    assert post(client, game6, "play_card", card="Сталинград", card_type="event").status_code == 200
+    game6.refresh_from_db()
+    assert game6.country_cards.get(country="soviet_union").responses == 1
+    assert PrivateNote.objects.filter(seat=seats[4], card_id="su_stalingrad", active=True).exists()
+    secret = ("Сталинград", "Stalingrad", "su_stalingrad")
+    # the owner sees it
+    own = client.get(reverse("game", args=[game6.pk])).content.decode()
+    assert "Сталинград" in own
+    # nobody else does: every other seat, a spectator, the htmx partial, the log and the export
+    for n in (1, 2, 3, 5, 6):
+        other = client.__class__()
+        other.get(reverse("join", args=[seats[n].token]))
+        for extra in ({}, HTMX):
+            html = other.get(reverse("game", args=[game6.pk]), **extra).content.decode()
+            assert not any(s in html for s in secret), n
+    watcher = client.__class__()
+    watcher.get(reverse("watch", args=[game6.spectator_token]))
+    assert not any(s in watcher.get(reverse("game", args=[game6.pk])).content.decode() for s in secret)
+    assert not any(s in str(e.command) + e.summary_ru + e.summary_en for e in Event.objects.filter(game=game6)
+                   for s in secret)
+    host = client.__class__()
+    host.get(reverse("host_link", args=[game6.host_token]))
+    export = host.get(reverse("export_game", args=[game6.pk]))
+    if export.status_code == 200:
+        assert not any(s in export.content.decode() for s in secret)
+
+
+def test_revealing_a_response_discards_it_and_makes_it_public(client, game6):
+    seats = {n: game6.seats.get(number=n) for n in range(1, 7)}
+    for n in (1, 2, 3):
+        client.get(reverse("join", args=[seats[n].token]))
+        pass_turn(client, game6)
+    client.get(reverse("join", args=[seats[4].token]))
+    post(client, game6, "play_card", card="Сталинград", card_type="event")
+    r = post(client, game6, "use_card", country="soviet_union", card="Сталинград")
+    assert r.status_code == 200
+    game6.refresh_from_db()
+    k = game6.country_cards.get(country="soviet_union")
+    assert k.responses == 0
+    assert not PrivateNote.objects.filter(seat=seats[4], active=True, kind="response").exists()
+    assert "Сталинград" in Event.objects.filter(game=game6).last().summary_ru
+
+
+def test_response_window_and_pass(client, game6):
+    as_seat(client, game6, 1)
+    post(client, game6, "play_card", card_type="land_battle", space="eastern_europe")
+    html = client.get(reverse("game", args=[game6.pk])).content.decode()
+    assert 'class="card window"' in html
+    # Germany's seat may not pass for the Allies
+    assert post(client, game6, "pass", country="germany").status_code == 422
+    uk = client.__class__()
+    uk.get(reverse("join", args=[game6.seats.get(number=2).token]))
+    assert post(uk, game6, "pass", country="united_kingdom").status_code == 200
+    assert post(client, game6, "pass", country="germany").status_code == 200
+    game6.refresh_from_db()
+    assert game6.window == ""
+
+
+def test_status_once_per_turn_through_the_form(client, game6):
+    as_seat(client, game6, 1)
+    post(client, game6, "play_card", card="Пикирующие бомбардировщики", card_type="status")
+    assert post(client, game6, "use_card", country="germany", card="Пикирующие бомбардировщики").status_code == 200
+    r = post(client, game6, "use_card", country="germany", card="Пикирующие бомбардировщики")
+    assert r.status_code == 422 and "один раз за ход" in r.content.decode()
+
+
+def test_reallocate_through_the_form(client, game6):
+    as_seat(client, game6, 1)
+    assert post(client, game6, "reallocate", card_type="land_battle").status_code == 200
+    game6.refresh_from_db()
+    k = game6.country_cards.get(country="germany")
+    assert (k.hand, k.discard, k.deck) == (4, 7, 29)
+    assert post(client, game6, "reallocate", card_type="land_battle").status_code == 422
+
+
+def test_private_hand_note_is_seen_only_by_its_seat(client, game6):
+    as_seat(client, game6, 1)
+    r = client.post(reverse("note", args=[game6.pk]), {"country": "germany", "text": "держу Блицкриг"})
+    assert r.status_code == 302
+    assert "держу Блицкриг" in client.get(reverse("game", args=[game6.pk])).content.decode()
+    other = client.__class__()
+    other.get(reverse("join", args=[game6.seats.get(number=2).token]))
+    assert "держу Блицкриг" not in other.get(reverse("game", args=[game6.pk])).content.decode()
+    # a seat cannot write a note for a country it does not play
+    assert other.post(reverse("note", args=[game6.pk]), {"country": "germany", "text": "x"}).status_code == 400
