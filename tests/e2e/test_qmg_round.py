@@ -15,6 +15,10 @@ def submit_stepper(page, label_re):
 
 def test_two_phones_play_germanys_turn(live_server, new_context, shot):
     host = new_context().new_page()
+    csp_errors = []
+    for_each = lambda page: page.on(  # noqa: E731
+        "console", lambda msg: csp_errors.append((msg.text[:60], msg.location.get("url"), msg.location.get("lineNumber"))) if "Content Security Policy" in msg.text else None)
+    for_each(host)
     host.goto(live_server.url + "/")
     host.fill("input[name=name]", "E2E")
     host.select_option("select[name=players]", "2")
@@ -32,6 +36,7 @@ def test_two_phones_play_germanys_turn(live_server, new_context, shot):
     axis = new_context().new_page()
     axis.goto(path(axis_url))
     allies = new_context().new_page()
+    for_each(axis), for_each(allies)
     allies.goto(path(allies_url))
     expect(axis.locator(".status-bar .active")).to_contain_text("Германия")
     expect(allies.locator(".waiting")).to_be_visible()
@@ -74,3 +79,4 @@ def test_two_phones_play_germanys_turn(live_server, new_context, shot):
     game.refresh_from_db()
     assert game.vp_axis == 0 and game.phase == "victory"
     shot(axis, "qmg-06-undone")
+    assert csp_errors == []  # htmx and the map script work under the strict CSP
