@@ -17,6 +17,13 @@ def _lang():
     return "en" if (get_language() or "ru").startswith("en") else "ru"
 
 
+def limit_countries(field, countries):
+    """Offer only ``countries`` but accept any: whether this seat may act for a country is the
+    service's decision (403), not a form error."""
+    field.choices = country_choices()
+    field.widget.choices = country_choices(countries)
+
+
 def country_choices(countries=COUNTRIES, blank=False):
     i = 1 if _lang() == "en" else 0
     names = {c: (BOARD.countries[c].ru, BOARD.countries[c].en) for c in COUNTRIES}
@@ -149,7 +156,7 @@ class UseCardForm(VersionForm):
 
     def __init__(self, *args, countries=COUNTRIES, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["country"].choices = country_choices(countries)
+        limit_countries(self.fields["country"], countries)
 
     def clean(self):
         data = super().clean()
@@ -166,7 +173,7 @@ class PassForm(VersionForm):
 
     def __init__(self, *args, countries=COUNTRIES, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["country"].choices = country_choices(countries)
+        limit_countries(self.fields["country"], countries)
 
 
 class ReallocateForm(VersionForm):
@@ -208,7 +215,7 @@ class StepForm(VersionForm):
 
     def __init__(self, *args, countries=COUNTRIES, board=BOARD, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["country"].choices = country_choices(countries)
+        limit_countries(self.fields["country"], countries)
         self.fields["space"].choices = [("", "—")] + space_choices(board)
         self.fields["target_country"].choices = country_choices(blank=True)
 

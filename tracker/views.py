@@ -416,8 +416,9 @@ def _command(kind, data) -> dict:
 
 
 def _answer(request, game, actor, level, text, notes=(), forms=None, status=200):
-    """htmx: the refreshed game partial with the message; otherwise a redirect (PRG)."""
-    if not request.htmx:
+    """htmx: the refreshed game partial with the message. Without JavaScript: a redirect after a
+    success (post/redirect/get), else the whole page with the message and the real status code."""
+    if not request.htmx and status < 300:
         if text:
             messages.add_message(request, level, text)
         for note in notes:
@@ -428,7 +429,8 @@ def _answer(request, game, actor, level, text, notes=(), forms=None, status=200)
     context["flash"] = {"level": {messages.SUCCESS: "success", messages.WARNING: "warning",
                                   messages.ERROR: "error"}.get(level, "info"), "text": text, "notes": notes}
     # the real status (409 stale, 422 refused, 400 invalid); base.html tells htmx to swap 4xx answers
-    return render(request, "qmg/_game.html", context, status=status)
+    template = "qmg/_game.html" if request.htmx else "qmg/game.html"
+    return render(request, template, context, status=status)
 
 
 # ------------------------------------------------------------------------------------------

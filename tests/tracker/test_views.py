@@ -140,12 +140,15 @@ def test_play_card_illegal_shows_the_reason_and_changes_nothing(client, game):
     assert state(game) == before
 
 
-def test_play_card_without_javascript_redirects_and_shows_the_message(client, game):
+def test_without_javascript_a_refusal_renders_the_page_and_a_success_redirects(client, game):
     as_seat(client, game, 1)
     r = post(client, game, "play_card", htmx=False, card_type="build_army", space="russia")
+    assert r.status_code == 422
+    html = r.content.decode()
+    assert "Создать армию можно только рядом" in html and "<html" in html
+    r = post(client, game, "play_card", htmx=False, card_type="build_army", space="eastern_europe")
     assert r.status_code == 302
-    html = client.get(r["Location"]).content.decode()
-    assert "Создать армию можно только рядом" in html
+    assert "Восточная Европа" in client.get(r["Location"]).content.decode()
 
 
 def test_stale_version_answers_game_changed_and_nothing_is_applied_twice(client, game):
@@ -177,8 +180,8 @@ def test_a_whole_turn_through_the_forms(client, game):
     assert r.status_code == 200
     # a step without a space is refused by the form
     assert post(client, game, "step", action="build_army", country="germany").status_code == 400
-    # a step for a country this seat does not play is refused
-    assert post(client, game, "step", action="build_army", country="soviet_union", space="russia").status_code == 400
+    # a step for a country this seat does not play is forbidden
+    assert post(client, game, "step", action="build_army", country="soviet_union", space="russia").status_code == 403
     assert post(client, game, "end_play").status_code == 200
     html = post(client, game, "supply").content.decode()
     assert "Победные очки" in html or "Victory" in html
