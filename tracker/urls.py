@@ -1,11 +1,15 @@
 from django.urls import include, path
 
-from tracker import views
+from tracker import lookup, views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("ping/", views.ping, name="ping"),
     path("boards/", views.boards, name="boards"),
+    path("rules/", lookup.rules, name="rules"),
+    path("rules/r/<slug:rule_id>/", lookup.rule, name="rule"),
+    path("rules/c/<slug:card_id>/", lookup.card, name="card"),
+    path("g/<int:pk>/ask/", lookup.ask, name="ask"),
     path("import/", views.import_game, name="import_game"),
     path("g/<int:pk>/export/", views.export_game, name="export_game"),
     path("g/<int:pk>/", views.game, name="game"),

@@ -1,0 +1,113 @@
+"""The rules-dispute lookup: search the rules and cards, and ask the engine about the game at hand."""
+from __future__ import annotations
+
+from django.http import Http404
+from django.shortcuts import get_object_or_404, render
+from django.utils.translation import get_language, gettext as _, gettext_lazy
+from django.views.decorators.http import require_GET
+
+from gameplay.qmg import Action, check_action, compute_supply, load_board, rulebook
+from gameplay.qmg.cards import load_catalogue
+
+from . import access, selectors
+from .models import Game
+
+CATALOGUE = load_catalogue()
+TYPE_NAMES = {
+    "build_army": gettext_lazy("Build Army"), "build_navy": gettext_lazy("Build Navy"),
+    "land_battle": gettext_lazy("Land Battle"), "sea_battle": gettext_lazy("Sea Battle"),
+    "status": gettext_lazy("Status"), "response": gettext_lazy("Response"), "event": gettext_lazy("Event"),
+    "economic_warfare": gettext_lazy("Economic Warfare"),
+}
+
+
+def _lang() -> str:
+    return "en" if (get_language() or "ru").startswith("en") else "ru"
+
+
+@require_GET
+def rules(request):
+    query = (request.GET.get("q") or "").strip()[:200]
+    lang = _lang()
+    hits = rulebook.search(query, limit=25) if query else []
+    context = {"query": query, "hits": [{"kind": h.kind, "id": h.id, "title": h.title(lang), "snippet": h.snippet}
+                                        for h in hits],
+               "entries": [] if query else [{"id": e.id, "title": e.title(lang), "dispute": e.dispute}
+                                            for e in rulebook.load_rules()]}
+    template = "lookup/_results.html" if request.htmx else "lookup/rules.html"
+    return render(request, template, context)
+
+
+@require_GET
+def rule(request, rule_id):
+    entry = rulebook.get(rule_id)
+    if entry is None:
+        raise Http404(rule_id)
+    lang = _lang()
+    related = [_item(x, lang) for x in rulebook.related(rule_id)]
+    return render(request, "lookup/rule.html", {"entry": entry, "title": entry.title(lang),
+                                                "text": entry.text(lang), "related": related})
+
+
+@require_GET
+def card(request, card_id):
+    c = CATALOGUE.get(card_id)
+    if c is None:
+        raise Http404(card_id)
+    lang = _lang()
+    board = load_board()
+    return render(request, "lookup/card.html", {
+        "card": c, "name": c.name_en if lang == "en" else c.name_ru,
+        "summary": c.summary_en if lang == "en" else c.summary_ru,
+        "country": board.countries[c.country].en if lang == "en" else board.countries[c.country].ru,
+        "type": TYPE_NAMES.get(c.type, c.type),
+        "related": [_item(x, lang) for x in rulebook.related(card_id)],
+    })
+
+
+def _item(x, lang) -> dict:
+    if isinstance(x, rulebook.RuleEntry):
+        return {"kind": "rule", "id": x.id, "title": x.title(lang)}
+    return {"kind": "card", "id": x.id, "title": x.name_en if lang == "en" else x.name_ru}
+
+
+@require_GET
+def ask(request, pk):
+    """Questions about this game's position: why is a piece (un)supplied, may X attack Y."""
+    game = get_object_or_404(Game, pk=pk, kind=Game.QMG)
+    if access.actor_for(request, game) is None:
+        return render(request, "no_access.html", {"game": game}, status=403)
+    lang = _lang()
+    board = selectors.board_of(game)
+    table = selectors.table_of(game)
+    supply = compute_supply(board, table.position, tuple(x for x in table.used if CATALOGUE.get(x)))
+    name = (lambda s: board.spaces[s].en) if lang == "en" else (lambda s: board.spaces[s].ru)
+    cname = (lambda c: board.countries[c].en) if lang == "en" else (lambda c: board.countries[c].ru)
+    pieces = [{"key": f"{p.country}:{p.kind}:{p.space}", "label": f"{cname(p.country)} — {_(p.kind)} — {name(p.space)}"}
+              for p in table.position.pieces]
+    answer = None
+    piece_key = request.GET.get("piece")
+    if piece_key:
+        found = [p for p in table.position.pieces if f"{p.country}:{p.kind}:{p.space}" == piece_key]
+        if found:
+            s = supply.pieces[found[0]]
+            answer = {"title": _("Supply"), "ok": s.supplied, "text": s.reason.text(lang),
+                      "chain": [name(x) for x in s.chain]}
+        else:
+            answer = {"title": _("Supply"), "ok": False, "text": _("That piece is not on the board any more.")}
+    country, target = request.GET.get("country"), request.GET.get("space")
+    if country in board.countries and target in board.spaces:
+        kind = "land_battle" if board.spaces[target].is_land else "sea_battle"
+        verdict = check_action(board, table.position, Action(kind, country, target), supply)
+        straits = [{"name": board.straits[sid].en if lang == "en" else board.straits[sid].ru,
+                    "seas": " – ".join(name(x) for x in board.straits[sid].seas),
+                    "open_for": _("Axis") if team == "axis" else _("Allies")}
+                   for sid, team in supply.straits.items()]
+        answer = {"title": _("May %(country)s attack %(space)s?") % {"country": cname(country), "space": name(target)},
+                  "ok": verdict.legal, "text": verdict.reason.text(lang), "straits": straits}
+    spaces = sorted(((s.id, name(s.id)) for s in board.spaces.values()), key=lambda x: x[1])
+    return render(request, "lookup/ask.html", {
+        "game": game, "pieces": pieces, "answer": answer, "spaces": spaces,
+        "countries": [(c, cname(c)) for c in board.turn_order],
+        "chosen": {"piece": piece_key, "country": country, "space": target},
+    })
