@@ -63,9 +63,24 @@ class NewGameForm(forms.Form):
     seat_italy = forms.TypedChoiceField(label=_("Italy"), coerce=int, choices=[(n, n) for n in range(1, 7)], initial=5)
     seat_united_states = forms.TypedChoiceField(label=_("United States"), coerce=int, choices=[(n, n) for n in range(1, 7)], initial=6)
     early_victory = forms.BooleanField(label=_("Optional rule: early victory at 30 VP ahead"), required=False)
+    air_marshal = forms.BooleanField(label=_("Air Marshal expansion (12 cards dealt, keep 7; air forces; air step)"),
+                                     required=False)
+    air_germany = forms.IntegerField(label=_("Air forces: Germany"), min_value=0, max_value=9, required=False)
+    air_united_kingdom = forms.IntegerField(label=_("Air forces: United Kingdom"), min_value=0, max_value=9,
+                                            required=False)
+    air_japan = forms.IntegerField(label=_("Air forces: Japan"), min_value=0, max_value=9, required=False)
+    air_soviet_union = forms.IntegerField(label=_("Air forces: Soviet Union"), min_value=0, max_value=9, required=False)
+    air_italy = forms.IntegerField(label=_("Air forces: Italy"), min_value=0, max_value=9, required=False)
+    air_united_states = forms.IntegerField(label=_("Air forces: United States"), min_value=0, max_value=9,
+                                           required=False)
     reallocate = forms.BooleanField(label=_("Optional rule: Reallocate Resources"), required=False)
     board_variant = forms.ModelChoiceField(label=_("Board"), queryset=BoardVariant.objects.all(), required=False,
                                            empty_label=_("Standard board (1st edition)"))
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for c in COUNTRIES:  # the expansion's counts are not confirmed: a group may change them
+            self.fields[f"air_{c}"].initial = BOARD.air_forces_default.get(c, 0)
 
     def clean(self):
         data = super().clean()
@@ -84,6 +99,8 @@ class NewGameForm(forms.Form):
                 seating[seat - 1].append(c)
             if any(not s for s in seating):
                 raise forms.ValidationError(_("Every player needs at least one country."))
+        data["air_forces"] = {c: (data.get(f"air_{c}") if data.get(f"air_{c}") is not None
+                                  else BOARD.air_forces_default.get(c, 0)) for c in COUNTRIES}
         names = [(data.get(f"player_{i}") or "").strip() or f"{_('Player')} {i}" for i in range(1, n + 1)]
         data["seats"] = list(zip(names, seating))
         return data
@@ -265,3 +282,19 @@ class BoardVariantForm(forms.ModelForm):
             raise forms.ValidationError(str(exc))
         self.problems = seed_fact_problems(self.board)
         return text
+
+
+class AirForm(VersionForm):
+    """Air Marshal commands: deploy, move, retreat, air defence, air strike, bolster."""
+
+    country = forms.ChoiceField(label=_("Country"), required=False)
+    space = forms.ChoiceField(label=_("Space"), required=False)
+    from_space = forms.ChoiceField(label=_("From"), required=False)
+    name = forms.CharField(label=_("Card name as printed"), required=False, max_length=80)
+
+    def __init__(self, *args, countries=COUNTRIES, board=BOARD, **kwargs):
+        super().__init__(*args, **kwargs)
+        limit_countries(self.fields["country"], countries)
+        self.fields["country"].choices = [("", "—")] + self.fields["country"].choices
+        self.fields["space"].choices = [("", "—")] + space_choices(board)
+        self.fields["from_space"].choices = [("", "—")] + space_choices(board)

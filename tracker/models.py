@@ -53,6 +53,7 @@ class Game(models.Model):
     used = models.JSONField(default=list, blank=True)  # cards used this turn (once-per-turn limits)
     window = models.CharField(max_length=10, blank=True, default="")  # team to answer with a status/response
     window_passes = models.PositiveSmallIntegerField(default=0)
+    attack = models.JSONField(null=True, blank=True)  # Air Marshal: the last battle, for air defence/strike
 
     class Meta:
         ordering = ["-updated_at"]

@@ -24,9 +24,16 @@ def _variant_board(variant_id: int, patch: str) -> Board:
 
 
 def options_of(game: Game) -> Options:
-    o = game.options or {}
+    return options_from(game.options or {})
+
+
+def options_from(o: dict) -> Options:
+    """The engine's options from a game's stored options (Air Marshal: 12 dealt, air forces per country)."""
+    air = bool(o.get("air_marshal"))
+    limits = o.get("air_forces") or (dict(load_board().air_forces_default) if air else {})
     return Options(early_victory=bool(o.get("early_victory")), reallocate=bool(o.get("reallocate")),
-                   dealt=12 if o.get("air_marshal") else 10)
+                   dealt=12 if air else 10, air_marshal=air,
+                   air_limits=tuple(sorted((k, int(v)) for k, v in limits.items())) if air else ())
 
 
 def table_of(game: Game) -> Table:
@@ -40,7 +47,7 @@ def table_of(game: Game) -> Table:
         round=game.round, turn=game.turn, phase=game.phase, played=game.played or None,
         vp_axis=game.vp_axis, vp_allies=game.vp_allies, winner=game.winner or None,
         end_reason=game.end_reason or None, options=options_of(game), used=tuple(game.used or ()),
-        window=game.window or None, window_passes=game.window_passes,
+        window=game.window or None, window_passes=game.window_passes, attack=game.attack,
     )
 
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from django.db import IntegrityError, transaction
 
 from gameplay.qmg.reasons import Reason
-from gameplay.qmg.table import CommandError, Options, Table, apply_command, new_table
+from gameplay.qmg.table import CommandError, Table, apply_command, new_table
 
 from . import jsongames, selectors
 from .models import CountryCards, Event, Game, GameState, Piece, Seat
@@ -80,7 +80,7 @@ def create_game(name: str, seats: list[tuple[str, list[str]]], options: dict | N
     for number, (player, countries) in enumerate(seats, 1):
         Seat.objects.create(game=game, number=number, player_name=player, countries=list(countries))
     board = selectors.board_of(game)
-    table = new_table(board, _options(options))
+    table = new_table(board, selectors.options_from(options))
     Event.objects.create(game=game, seq=1, kind=Event.CREATE, round=1, by_host=True, command={"options": options},
                          summary_ru="Игра создана: по армии в каждом домашнем секторе, на руке по 7 карт.",
                          summary_en="Game created: one army in every home space, 7 cards in every hand.")
@@ -90,11 +90,6 @@ def create_game(name: str, seats: list[tuple[str, list[str]]], options: dict | N
     game.version = 1
     game.save()
     return game
-
-
-def _options(options: dict) -> Options:
-    return Options(early_victory=bool(options.get("early_victory")), reallocate=bool(options.get("reallocate")),
-                   dealt=12 if options.get("air_marshal") else 10)
 
 
 def submit(game_id: int, version: int, actor: Actor, command: dict) -> Result:
@@ -198,4 +193,5 @@ def _save_projection(game: Game, old: Table, new: Table) -> None:
     game.vp_axis, game.vp_allies = new.vp_axis, new.vp_allies
     game.winner, game.end_reason = new.winner or "", new.end_reason or ""
     game.used, game.window, game.window_passes = list(new.used), new.window or "", new.window_passes
+    game.attack = new.attack
     game.save()

@@ -5,6 +5,8 @@ view answers with the game partial instead of a redirect.
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 from django.contrib import messages
 from django.http import HttpResponse, HttpResponseForbidden
 from django.shortcuts import get_object_or_404, redirect, render
@@ -19,7 +21,7 @@ from gameplay.qmg.table import CARD_TYPE_NAMES, PHASE_NAMES, reminders
 from . import access, jsongames, selectors, services
 from .charts import vp_chart_svg
 from .forms import (
-    CATALOGUE, BoardVariantForm, DiscardForm, NewGameForm, NoteForm, PassForm, PlayCardForm, ReallocateForm,
+    CATALOGUE, AirForm, BoardVariantForm, DiscardForm, NewGameForm, NoteForm, PassForm, PlayCardForm, ReallocateForm,
     StepForm, UseCardForm, VersionForm, card_name,
 )
 from .lan import lan_addresses
@@ -45,7 +47,9 @@ def home(request):
     if request.method == "POST" and form.is_valid():
         d = form.cleaned_data
         game = services.create_game(d["name"], d["seats"],
-                                    {"early_victory": d["early_victory"], "reallocate": d["reallocate"]},
+                                    {"early_victory": d["early_victory"], "reallocate": d["reallocate"],
+                                     "air_marshal": d["air_marshal"],
+                                     **({"air_forces": d["air_forces"]} if d["air_marshal"] else {})},
                                     d["board_variant"])
         access.grant(request, game, "host", game.host_token)
         return redirect("seats", pk=game.pk)
@@ -190,6 +194,8 @@ def _context(request, game: Game, actor, forms=None) -> dict:
         "undone_moves": bool(selectors.effective_moves(events)[1]),
     }
     context.update(_cards_context(game, table, board, actor, events, mine, lang, forms, initial))
+    if table.options.air_marshal:
+        context.update(_air_context(table, board, supply, mine, lang, initial))
     v = victory_step(board, table.position, active, supply)
     context["victory_preview"] = {"points": v.points, "lines": v.detail(lang)}
     k = table.cards_of(active)
@@ -251,6 +257,37 @@ def _cards_context(game, table, board, actor, events, mine, lang, forms, initial
     }
 
 
+def _air_context(table, board, supply, mine, lang, initial) -> dict:
+    """Air Marshal prompts: stranded air forces, air defence and air strike chances."""
+    from gameplay.qmg.air import retreat_options
+
+    name = (lambda s: board.spaces[s].en) if lang == "en" else (lambda s: board.spaces[s].ru)
+    hit = table.attack or {}
+    stranded = []
+    for p in supply.stranded_air():
+        if hit and not hit["defended"] and (p.country, p.space) == (hit["country"], hit["space"]):
+            continue  # its army was just attacked: air defence comes first
+        if p.country in mine:
+            options = retreat_options(board, table.position, p.country, p.space, supply.straits)
+            stranded.append({"country": p.country, "space": p.space, "name": name(p.space),
+                             "options": [(s, name(s)) for s in options]})
+    defence = (hit and not hit["defended"] and hit["country"] in mine
+               and any(p.country == hit["country"] and p.kind == "air" and p.space == hit["space"]
+                       for p in table.position.pieces))
+    strike_from = []
+    if hit and hit["defended"] and hit["attacker"] in mine:
+        from gameplay.qmg.rules import Adjacency
+
+        adj = Adjacency(board, supply.straits, board.team_of(hit["attacker"]))
+        strike_from = [(p.space, name(p.space)) for p in table.position.pieces
+                       if p.country == hit["attacker"] and p.kind == "air" and adj.adjacent(p.space, hit["space"])]
+    own_air = [(p.space, name(p.space)) for p in table.position.pieces
+               if p.kind == "air" and p.country == table.active(board)]
+    return {"air": {"stranded": stranded, "defence": bool(defence), "strike_from": strike_from,
+                    "attack": hit, "attack_space": name(hit["space"]) if hit else "", "own_air": own_air,
+                    "form": AirForm(initial=initial, board=board, countries=mine or board.turn_order)}}
+
+
 GUIDED = {"build": "build", "recruit": "recruit", "battle": "battle", "eliminate": "eliminate",
           "discard_from_deck": "discard_from_deck", "vp_immediate": "vp_immediate"}
 
@@ -283,9 +320,11 @@ def _board_context(board, table, supply, lang) -> dict:
         from .board_svg import render_board_svg, space_rows
     except ImportError:  # the map module is optional while it is being built
         return {"board_svg": "", "space_rows": []}
+    ground = replace(table.position, pieces=tuple(p for p in table.position.pieces if p.kind != "air"))
+    air = [(p.country, p.space) for p in table.position.pieces if p.kind == "air"]
     # render_board_svg escapes every name it inserts
-    return {"board_svg": mark_safe(render_board_svg(board, table.position, supply, lang=lang)),
-            "space_rows": space_rows(board, table.position, supply, lang=lang)}
+    return {"board_svg": mark_safe(render_board_svg(board, ground, supply, lang=lang, air=air)),
+            "space_rows": space_rows(board, ground, supply, lang=lang)}
 
 
 @require_GET
@@ -322,7 +361,10 @@ def poll(request, pk):
 FORMS = {"play_card": ("play", PlayCardForm), "step": ("step", StepForm), "discard": ("discard", DiscardForm),
          "end_play": (None, VersionForm), "supply": (None, VersionForm), "score": (None, VersionForm),
          "draw": (None, VersionForm), "undo": (None, VersionForm), "redo": (None, VersionForm),
-         "use_card": ("use", UseCardForm), "pass": (None, PassForm), "reallocate": (None, ReallocateForm)}
+         "use_card": ("use", UseCardForm), "pass": (None, PassForm), "reallocate": (None, ReallocateForm),
+         "deploy_air": (None, AirForm), "move_air": (None, AirForm), "end_air": (None, VersionForm),
+         "air_retreat": (None, AirForm), "air_defence": (None, AirForm), "air_strike": (None, AirForm),
+         "bolster": (None, AirForm)}
 
 
 @require_POST
@@ -338,8 +380,8 @@ def move(request, pk):
         return _answer(request, game, actor, messages.ERROR, _("Unknown command."), status=400)
     key, form_class = FORMS[kind]
     board = selectors.board_of(game)
-    kwargs = {"board": board} if form_class in (PlayCardForm, StepForm) else {}
-    if form_class in (StepForm, UseCardForm, PassForm):
+    kwargs = {"board": board} if form_class in (PlayCardForm, StepForm, AirForm) else {}
+    if form_class in (StepForm, UseCardForm, PassForm, AirForm):
         kwargs["countries"] = actor.countries(board)
     if form_class is PlayCardForm:
         kwargs["country"] = board.turn_order[game.turn]
@@ -408,7 +450,8 @@ def note(request, pk):
 
 def _command(kind, data) -> dict:
     cmd = {"type": kind}
-    for field in ("card_type", "card_id", "space", "target_country", "kind", "n", "country", "action"):
+    for field in ("card_type", "card_id", "space", "from_space", "target_country", "kind", "n", "country", "action",
+                  "name"):
         value = data.get(field)
         if value not in (None, ""):
             cmd[field] = value

@@ -145,6 +145,20 @@ TEMPLATES: dict[str, tuple[str, str]] = {
         "«{space_ru}» сейчас не источник снабжения для лагеря {team_ru} (карта в игре).",
         "{space_en} is currently not a supply source for the {team_en} (a card in play).",
     ),
+    "air.supplied": (
+        "Авиация снабжается: в этом секторе снабжаемая армия или флот её страны (Air Marshal).",
+        "The air force is supplied: its country's supplied army or navy is in this space (Air Marshal).",
+    ),
+    "air.unsupplied": (
+        "Авиация не снабжается: армия или флот её страны здесь без снабжения (Air Marshal).",
+        "The air force is unsupplied: its country's army or navy here is out of supply (Air Marshal).",
+    ),
+    "air.stranded": (
+        "В секторе нет армии или флота этой страны: авиация должна сразу перелететь в соседний сектор с ними "
+        "или уйти с поля (Air Marshal: отступление).",
+        "No army or navy of its country is in this space: the air force must at once move to an adjacent space "
+        "with one, or leave the board (Air Marshal: air retreat).",
+    ),
     # --- victory -----------------------------------------------------------------------------
     "victory.skipped": (
         "Фаза победных очков пропущена: в домашнем секторе «{space_ru}» армия чужого лагеря ({other_ru}) (правило «Подсчёт очков»).",

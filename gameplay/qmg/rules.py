@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from .board import ALLIES, AXIS, Board
 from .effects import EffectContext, as_context, card_names, modifiers, status_score_lines
 from .reasons import KIND_NAMES, TEAM_NAMES, Reason, reason
-from .state import ARMY, NAVY, Piece, Position
+from .state import AIR, ARMY, NAVY, Piece, Position
 
 # ------------------------------------------------------------------------------------------
 # Straits and adjacency
@@ -98,7 +98,13 @@ class SupplyReport:
         return self.pieces[piece].supplied
 
     def unsupplied_of(self, country: str) -> list[Piece]:
-        return [p for p, s in self.pieces.items() if p.country == country and not s.supplied]
+        """Armies and navies out of supply (the supply step removes them; air forces retreat instead)."""
+        return [p for p, s in self.pieces.items() if p.country == country and not s.supplied and p.kind != AIR]
+
+    def stranded_air(self, country: str | None = None) -> list[Piece]:
+        """Air forces with no army or navy of their country in their space: they must retreat."""
+        return [p for p, s in self.pieces.items()
+                if s.code == "air.stranded" and (country is None or p.country == country)]
 
     def supplied_of(self, country: str, kind: str | None = None) -> list[Piece]:
         return [p for p, s in self.pieces.items()
@@ -124,7 +130,11 @@ def compute_supply(board: Board, position: Position, context=None) -> SupplyRepo
     straits = strait_status(board, position)
     team_army_spaces = {AXIS: set(), ALLIES: set()}
     by_country: dict[str, dict[str, Piece]] = {}
+    air = []
     for p in position.pieces:
+        if p.kind == AIR:  # air forces neither carry nor need supply chains
+            air.append(p)
+            continue
         if p.kind == ARMY:
             team_army_spaces[board.team_of(p.country)].add(p.space)
         by_country.setdefault(p.country, {})[p.space] = p  # army and navy never share a space
@@ -178,6 +188,13 @@ def compute_supply(board: Board, position: Position, context=None) -> SupplyRepo
                 code = "supply.card_source"
                 card = mods.card_sources[space][country][1]
             result[p] = PieceSupply(p, True, code, tuple(chain), board, card)
+    for p in air:  # an air force is supplied while its country's army or navy there is supplied
+        base = by_country.get(p.country, {}).get(p.space)
+        if base is None:
+            result[p] = PieceSupply(p, False, "air.stranded", (p.space,), board)
+        else:
+            ok = result[base].supplied
+            result[p] = PieceSupply(p, ok, "air.supplied" if ok else "air.unsupplied", (p.space,), board)
     return SupplyReport(straits=straits, pieces={p: result[p] for p in position.pieces}, context=context)
 
 

@@ -12,7 +12,8 @@ from .board import Board
 
 ARMY = "army"
 NAVY = "navy"
-KINDS = (ARMY, NAVY)
+AIR = "air"  # Air Marshal expansion
+KINDS = (ARMY, NAVY, AIR)
 
 
 class PositionError(ValueError):
@@ -113,13 +114,16 @@ class Position:
         return cls.of(pieces, data.get("extra_sources"), data.get("blocked_sources"), statuses)
 
 
-def validate_position(board: Board, position: Position) -> None:
-    """Raise PositionError with a one-line message if the position cannot be on a table."""
+def validate_position(board: Board, position: Position, air_limits: dict | None = None) -> None:
+    """Raise PositionError with a one-line message if the position cannot be on a table.
+
+    ``air_limits`` (Air Marshal): air forces per country; default the board's ``air_forces_default``.
+    """
     for p in position.pieces:
         if p.country not in board.countries:
             raise PositionError(f"unknown country: {p.country}")
         if p.kind not in KINDS:
-            raise PositionError(f"unknown piece kind: {p.kind} (army or navy)")
+            raise PositionError(f"unknown piece kind: {p.kind} (army, navy or air)")
         if p.space not in board.spaces:
             raise PositionError(f"unknown space: {p.space}")
         land = board.spaces[p.space].is_land
@@ -137,8 +141,9 @@ def validate_position(board: Board, position: Position) -> None:
     for space, teams in by_space.items():
         if len(teams) > 1:
             raise PositionError(f"pieces of opposing teams share {space}")
+    air_limits = board.air_forces_default if air_limits is None else air_limits
     for cid, c in board.countries.items():
-        for kind, limit in ((ARMY, c.armies), (NAVY, c.navies)):
+        for kind, limit in ((ARMY, c.armies), (NAVY, c.navies), (AIR, int(air_limits.get(cid, 0)))):
             n = position.count(cid, kind)
             if n > limit:
                 raise PositionError(f"{cid} has {n} {kind} pieces on the board but owns only {limit}")

@@ -17,10 +17,11 @@ from .rules import (
     ACTION_TYPES, Action, apply_action, check_action, compute_supply, home_occupier, strait_status,
     sudden_victory, sudden_victory_reason, victory_step,
 )
+from . import air
 from .effects import INSTEAD_OF_PLAY, card_names, default_catalogue, immediate_vp
 from .state import ARMY, Piece, Position
 
-PHASES = ("play", "supply", "victory", "discard", "draw")
+PHASES = ("play", "air", "supply", "victory", "discard", "draw")  # "air" only with Air Marshal
 HAND_SIZE = 7
 CARD_TYPES = ("build_army", "build_navy", "land_battle", "sea_battle", "status", "response", "event",
               "economic_warfare", "discard_unused")
@@ -34,15 +35,22 @@ class Options:
     early_victory: bool = False  # a team 30+ VP ahead after the US turn wins
     reallocate: bool = False  # «Перераспределение ресурсов»
     dealt: int = 10  # cards dealt at setup (12 with Air Marshal); 7 are kept
+    air_marshal: bool = False  # the Air Marshal expansion: air forces and the air step
+    air_limits: tuple[tuple[str, int], ...] = ()  # air forces per country (editable per game)
 
     def to_dict(self) -> dict:
-        return {"early_victory": self.early_victory, "reallocate": self.reallocate, "dealt": self.dealt}
+        return {"early_victory": self.early_victory, "reallocate": self.reallocate, "dealt": self.dealt,
+                "air_marshal": self.air_marshal, "air_limits": dict(self.air_limits)}
 
     @classmethod
     def from_dict(cls, data: dict | None) -> "Options":
         data = data or {}
         return cls(bool(data.get("early_victory", False)), bool(data.get("reallocate", False)),
-                   int(data.get("dealt", 10)))
+                   int(data.get("dealt", 10)), bool(data.get("air_marshal", False)),
+                   tuple(sorted((str(k), int(v)) for k, v in (data.get("air_limits") or {}).items())))
+
+    def air_limit(self, country: str) -> int:
+        return dict(self.air_limits).get(country, 0) if self.air_marshal else 0
 
 
 @dataclass(frozen=True)
@@ -81,6 +89,7 @@ class Table:
     used: tuple[str, ...] = ()  # cards (and "reallocate") used this turn: once-per-turn limits, turn effects
     window: str | None = None  # the team whose turn it is to use a status/response or pass
     window_passes: int = 0  # passes in a row; two close the window
+    attack: dict | None = None  # Air Marshal: the last battle that removed a piece (for air defence/strike)
 
     # --- queries -----------------------------------------------------------------------------
     def active(self, board: Board) -> str:
@@ -103,7 +112,7 @@ class Table:
             "round": self.round, "turn": self.turn, "phase": self.phase, "played": self.played,
             "vp": {"axis": self.vp_axis, "allies": self.vp_allies}, "winner": self.winner,
             "end_reason": self.end_reason, "options": self.options.to_dict(), "used": list(self.used),
-            "window": self.window, "window_passes": self.window_passes,
+            "window": self.window, "window_passes": self.window_passes, "attack": self.attack,
         }
 
     @classmethod
@@ -115,6 +124,7 @@ class Table:
             vp_axis=d["vp"]["axis"], vp_allies=d["vp"]["allies"], winner=d.get("winner"),
             end_reason=d.get("end_reason"), options=Options.from_dict(d.get("options")),
             used=tuple(d.get("used", ())), window=d.get("window"), window_passes=d.get("window_passes", 0),
+            attack=d.get("attack"),
         )
 
 
@@ -181,7 +191,7 @@ def _op_vp(t, op):
 def _op_step(t, op):
     new_turn = (op["round"], op["turn"]) != (t.round, t.turn)
     return replace(t, round=op["round"], turn=op["turn"], phase=op["phase"], played=op.get("played"),
-                   used=() if new_turn else t.used,
+                   used=() if new_turn else t.used, attack=None if new_turn else t.attack,
                    window=None if new_turn else t.window, window_passes=0 if new_turn else t.window_passes)
 
 
@@ -193,12 +203,16 @@ def _op_window(t, op):
     return replace(t, window=op.get("team"), window_passes=op.get("passes", 0))
 
 
+def _op_attack(t, op):
+    return replace(t, attack=op.get("attack"))
+
+
 def _op_end(t, op):
     return replace(t, winner=op["winner"], end_reason=op["reason"])
 
 
 _OPS = {"place": _op_place, "remove": _op_remove, "cards": _op_cards, "vp": _op_vp, "step": _op_step,
-        "end": _op_end, "used": _op_used, "window": _op_window}
+        "end": _op_end, "used": _op_used, "window": _op_window, "attack": _op_attack}
 
 
 # ------------------------------------------------------------------------------------------
@@ -273,6 +287,7 @@ def _need_phase(board, table, command, phase) -> Outcome | None:
 
 
 PHASE_NAMES = {
+    "air": ("Авиация", "air"),
     "play": ("Розыгрыш карты", "play"), "supply": ("Снабжение", "supply"), "victory": ("Победные очки", "victory"),
     "discard": ("Сброс карт", "discard"), "draw": ("Добор карт", "draw"),
 }
@@ -282,6 +297,8 @@ CARD_TYPE_NAMES = {
     "status": ("Статус", "Status"), "response": ("Ответ", "Response"), "event": ("Событие", "Event"),
     "economic_warfare": ("Экономическая война", "Economic Warfare"),
     "discard_unused": ("Сброс без розыгрыша", "Discard unused"),
+    "deploy_air": ("Развёртывание авиации", "Deploy Air Force"),
+    "bolster": ("Усиление", "Bolster"),
 }
 
 
@@ -337,7 +354,7 @@ def _cmd_play_card(board, table, cmd) -> Outcome:
         verdict, _ = apply_action(board, table.position, action, context=_ctx(table))
         if not verdict.legal:
             return Outcome(False, verdict.reason)
-        ops += _piece_ops(verdict)
+        ops += _piece_ops(verdict, action)
         reason = _r("play.ok", f"Сыграна карта «{ru_name}». {verdict.reason.ru}", f"{en_name} card played. {verdict.reason.en}")
         notes += list(verdict.warnings)
     # the phase stays "play": statuses and responses may still be used, then "end_play";
@@ -380,9 +397,14 @@ def _action(board, cmd) -> Action:
     return Action(cmd["type"], cmd["country"], space, target, kind)
 
 
-def _piece_ops(verdict) -> list[dict]:
-    return ([{"op": "remove", **p.to_dict()} for p in verdict.removes]
-            + [{"op": "place", **p.to_dict()} for p in verdict.places])
+def _piece_ops(verdict, action: Action | None = None) -> list[dict]:
+    ops = ([{"op": "remove", **p.to_dict()} for p in verdict.removes]
+           + [{"op": "place", **p.to_dict()} for p in verdict.places])
+    if action is not None and action.type in ("land_battle", "sea_battle") and verdict.removes:
+        hit = verdict.removes[0]  # remembered for Air Marshal's air defence and air strike
+        ops.append({"op": "attack", "attack": {"space": hit.space, "country": hit.country, "kind": hit.kind,
+                                               "attacker": action.country, "defended": False}})
+    return ops
 
 
 def _cmd_step(board, table, cmd) -> Outcome:
@@ -394,7 +416,7 @@ def _cmd_step(board, table, cmd) -> Outcome:
     country = cmd.get("country")
     if country is None:
         raise CommandError("a step needs a country")
-    if action_type != "remove" and (table.phase != "play" or not table.played):
+    if action_type != "remove" and (table.phase != "play" or not table.played) and "bolster" not in table.used:
         return _refused("step.no_card", "Эти шаги выполняют по тексту карты, сыгранной или использованной в фазе "
                         "розыгрыша, после того как карта сыграна (правило «Как сыграть карту»).",
                         "These steps follow the text of a card played or used in the play step, after the card "
@@ -413,7 +435,7 @@ def _cmd_step(board, table, cmd) -> Outcome:
     verdict, _ = apply_action(board, table.position, action, context=_ctx(table))
     if not verdict.legal:
         return Outcome(False, verdict.reason)
-    return Outcome(True, verdict.reason, tuple(_piece_ops(verdict)), notes=verdict.warnings)
+    return Outcome(True, verdict.reason, tuple(_piece_ops(verdict, action)), notes=verdict.warnings)
 
 
 def discard_from_deck(board, table, country, n) -> Outcome:
@@ -456,8 +478,9 @@ def _cmd_end_play(board, table, cmd) -> Outcome:
                         "только если рука пуста (правило «Как сыграть карту»).",
                         "In the play step you must play or discard one card; you may skip only with an empty hand "
                         "(rule “Playing a card”).")
+    next_phase = "air" if table.options.air_marshal else "supply"
     return Outcome(True, _r("play.end", "Фаза розыгрыша завершена.", "Play step finished."),
-                   (_advance(table, "supply", played=table.played), {"op": "window", "team": None}))
+                   (_advance(table, next_phase, played=table.played), {"op": "window", "team": None}))
 
 
 def _cmd_supply(board, table, cmd) -> Outcome:
@@ -625,8 +648,10 @@ def _cmd_reallocate(board, table, cmd) -> Outcome:
         return problem
     country = table.active(board)
     wanted = cmd.get("card_type")
-    if wanted not in BASIC_CARD_ACTION:
-        raise CommandError("reallocate fetches a Build Army, Build Navy, Land Battle or Sea Battle card")
+    allowed = tuple(BASIC_CARD_ACTION) + (("deploy_air",) if table.options.air_marshal else ())
+    if wanted not in allowed:
+        raise CommandError("reallocate fetches a Build Army, Build Navy, Land Battle or Sea Battle card "
+                           "(or Deploy Air Force with Air Marshal)")
     k = table.cards_of(country)
     rule_ru, rule_en = "(необязательное правило «Перераспределение ресурсов»)", "(optional rule “Reallocate Resources”)"
     if not table.options.reallocate:
@@ -646,10 +671,151 @@ def _cmd_reallocate(board, table, cmd) -> Outcome:
                      "deck": k.deck - 1}, {"op": "used", "card": "reallocate"}))
 
 
+# ------------------------------------------------------------------------------------------
+# Air Marshal
+# ------------------------------------------------------------------------------------------
+
+def _need_air(board, table, cmd) -> Outcome | None:
+    if not table.options.air_marshal:
+        return _refused("air.off", "В этой игре дополнение Air Marshal не используется.",
+                        "This game does not use the Air Marshal expansion.")
+    return None
+
+
+def _pay_card(board, table, country, to_discard=True) -> list[dict] | Outcome:
+    k = table.cards_of(country)
+    if k.hand <= 0:
+        return _refused("air.no_card", "На руке нет карты, чтобы оплатить это действие (Air Marshal).",
+                        "No card in hand to pay for this (Air Marshal).")
+    return [{"op": "cards", "country": country, "hand": k.hand - 1, "discard": k.discard + 1}]
+
+
+def _cmd_deploy_air(board, table, cmd) -> Outcome:
+    problem = _need_air(board, table, cmd) or _need_phase(board, table, cmd, "air")
+    if problem:
+        return problem
+    country = table.active(board)
+    if "air_action" in table.used:
+        return _refused("air.once", "В фазе авиации — одно действие: разместить или переместить (Air Marshal).",
+                        "The air step allows one action: deploy or move (Air Marshal).")
+    space = cmd.get("space")
+    if space not in board.spaces:
+        raise CommandError(f"unknown space: {space!r}")
+    verdict = air.deploy_air(board, table.position, country, space, table.options.air_limit(country),
+                             compute_supply(board, table.position, _ctx(table)))
+    if not verdict.legal:
+        return Outcome(False, verdict.reason)
+    pay = _pay_card(board, table, country)
+    if isinstance(pay, Outcome):
+        return pay
+    return Outcome(True, verdict.reason, tuple(pay + _piece_ops(verdict) + [{"op": "used", "card": "air_action"}]))
+
+
+def _cmd_move_air(board, table, cmd) -> Outcome:
+    problem = _need_air(board, table, cmd) or _need_phase(board, table, cmd, "air")
+    if problem:
+        return problem
+    country = table.active(board)
+    if "air_action" in table.used:
+        return _refused("air.once", "В фазе авиации — одно действие: разместить или переместить (Air Marshal).",
+                        "The air step allows one action: deploy or move (Air Marshal).")
+    src, dst = cmd.get("from_space"), cmd.get("space")
+    if src not in board.spaces or dst not in board.spaces:
+        raise CommandError("move_air needs from_space and space")
+    verdict = air.move_air(board, table.position, country, src, dst, compute_supply(board, table.position, _ctx(table)))
+    if not verdict.legal:
+        return Outcome(False, verdict.reason)
+    pay = _pay_card(board, table, country)
+    if isinstance(pay, Outcome):
+        return pay
+    reason = _r(verdict.reason.code, verdict.reason.ru + " Сброшена одна карта с руки.",
+                verdict.reason.en + " One card discarded from hand.")
+    return Outcome(True, reason, tuple(pay + _piece_ops(verdict) + [{"op": "used", "card": "air_action"}]))
+
+
+def _cmd_end_air(board, table, cmd) -> Outcome:
+    problem = _need_air(board, table, cmd) or _need_phase(board, table, cmd, "air")
+    if problem:
+        return problem
+    return Outcome(True, _r("air.end", "Фаза авиации завершена.", "Air step finished."), (_advance(table, "supply"),))
+
+
+def _cmd_air_retreat(board, table, cmd) -> Outcome:
+    problem = _need_air(board, table, cmd)
+    if problem:
+        return problem
+    src, dst = cmd.get("from_space"), cmd.get("space") or None
+    if src not in board.spaces or (dst is not None and dst not in board.spaces):
+        raise CommandError("air_retreat needs from_space (and space, unless the air force is removed)")
+    verdict = air.air_retreat(board, table.position, cmd["country"], src, dst,
+                              compute_supply(board, table.position, _ctx(table)))
+    if not verdict.legal:
+        return Outcome(False, verdict.reason)
+    return Outcome(True, verdict.reason, tuple(_piece_ops(verdict)))
+
+
+def _cmd_air_defence(board, table, cmd) -> Outcome:
+    problem = _need_air(board, table, cmd)
+    if problem:
+        return problem
+    hit = table.attack
+    if not hit or hit["defended"] or hit["country"] != cmd["country"]:
+        return _refused("air.defence_when", "Авиазащита — сразу после атаки на вашу армию или флот (не уничтожения) "
+                        "(Air Marshal: авиазащита).", "Air defence is used right after your army or navy is "
+                        "attacked (not eliminated) (Air Marshal: air defence).")
+    attacked = Piece(hit["country"], hit["kind"], hit["space"])
+    verdict = air.air_defence(board, table.position, attacked)
+    if not verdict.legal:
+        return Outcome(False, verdict.reason)
+    return Outcome(True, verdict.reason, tuple(_piece_ops(verdict) + [
+        {"op": "attack", "attack": {**hit, "defended": True}}]))
+
+
+def _cmd_air_strike(board, table, cmd) -> Outcome:
+    problem = _need_air(board, table, cmd)
+    if problem:
+        return problem
+    hit = table.attack
+    if not hit or not hit["defended"] or hit["attacker"] != cmd["country"]:
+        return _refused("air.strike_when", "Авианалёт — только в ответ на авиазащиту против вашей атаки "
+                        "(Air Marshal: авианалёт).", "An air strike answers an air defence against your attack "
+                        "(Air Marshal: air strike).")
+    src = cmd.get("from_space")
+    if src not in board.spaces:
+        raise CommandError("air_strike needs from_space")
+    attacked = Piece(hit["country"], hit["kind"], hit["space"])
+    verdict = air.air_strike(board, table.position, cmd["country"], src, attacked,
+                             strait_status(board, table.position))
+    if not verdict.legal:
+        return Outcome(False, verdict.reason)
+    return Outcome(True, verdict.reason, tuple(_piece_ops(verdict) + [{"op": "attack", "attack": None}]))
+
+
+def _cmd_bolster(board, table, cmd) -> Outcome:
+    """A bolster card is played straight from hand when its text says, any number per turn; its
+    effects are then entered as validated steps. The app does not know the expansion's card texts."""
+    problem = _need_air(board, table, cmd)
+    if problem:
+        return problem
+    country = cmd["country"]
+    name = str(cmd.get("name") or "").strip()[:80]
+    if not name:
+        raise CommandError("a bolster card needs the name the player reads on it")
+    pay = _pay_card(board, table, country)
+    if isinstance(pay, Outcome):
+        return pay
+    c = board.countries[country]
+    return Outcome(True, _r("bolster.ok", f"{c.ru} играет с руки карту усиления «{name}»; её действия — шагами ниже.",
+                            f"{c.en} plays the bolster card “{name}” from hand; enter its effects as steps."),
+                   tuple(pay + [{"op": "used", "card": "bolster"}]))
+
+
 _COMMANDS = {
     "play_card": _cmd_play_card, "step": _cmd_step, "end_play": _cmd_end_play, "supply": _cmd_supply,
     "score": _cmd_score, "discard": _cmd_discard, "draw": _cmd_draw, "use_card": _cmd_use_card,
-    "pass": _cmd_pass, "reallocate": _cmd_reallocate,
+    "pass": _cmd_pass, "reallocate": _cmd_reallocate, "deploy_air": _cmd_deploy_air, "move_air": _cmd_move_air,
+    "end_air": _cmd_end_air, "air_retreat": _cmd_air_retreat, "air_defence": _cmd_air_defence,
+    "air_strike": _cmd_air_strike, "bolster": _cmd_bolster,
 }
 COMMAND_TYPES = tuple(_COMMANDS)
 
@@ -703,6 +869,28 @@ def reminders(board: Board, table: Table) -> list[Reason]:
             out.append(_r("reminder.home", f"Домашний сектор страны {c.ru} занят противником: в этом ходу очков нет, "
                           "даже за карты.", f"{c.en}'s home space is held by the enemy: no VP this turn, "
                           "not even from cards."))
+    if table.options.air_marshal:
+        for p in supply.stranded_air():
+            sp = board.spaces[p.space]
+            oc = board.countries[p.country]
+            out.append(_r("reminder.air_retreat", f"Авиация страны {oc.ru} в «{sp.ru}» осталась без армии и флота: "
+                          "она сразу перелетает в соседний сектор с ними или уходит с поля.",
+                          f"{oc.en}'s air force in {sp.en} has no army or navy with it: it moves at once to an "
+                          "adjacent space with one, or leaves the board."))
+        hit = table.attack
+        if hit and not hit["defended"] and Piece(hit["country"], "air", hit["space"]) in table.position.pieces:
+            out.append(_r("reminder.air_defence", "Атакована фишка, рядом с которой её авиация: защитник может "
+                          "применить авиазащиту (убрать авиацию вместо фишки).",
+                          "An attacked piece has its air force with it: the defender may use air defence "
+                          "(remove the air force instead)."))
+        elif hit and hit["defended"]:
+            out.append(_r("reminder.air_strike", "Защитник применил авиазащиту: атакующий может ответить авианалётом "
+                          "авиацией из соседнего сектора.", "The defender used air defence: the attacker may answer "
+                          "with an air strike from an adjacent space."))
+        if table.phase == "air":
+            out.append(_r("reminder.air_cost", "Фаза авиации: размещение требует карты «Развёртывание авиации», "
+                          "перемещение стоит любой карты с руки.", "Air step: deploying needs a Deploy Air Force "
+                          "card; moving costs any card from your hand."))
     if k.deck == 0:
         out.append(_r("reminder.deck_empty", "Колода пуста: сбросы из колоды теперь идут с руки, а без карт стоят ПО.",
                       "The deck is empty: discards from the deck now come from the hand, and without cards they cost VP."))

@@ -32,5 +32,6 @@ class Command(BaseCommand):
         self.stdout.flush()
         argv = [sys.executable, "-m", "gunicorn", "tracker.wsgi:application", "--bind", bind,
                 "--workers", str(workers), "--threads", str(threads), "--worker-class", "gthread",
-                "--access-logfile", "-", "--graceful-timeout", "10"]
+                "--access-logfile", "-", "--graceful-timeout", "10",
+                "--keep-alive", "10"]  # phones poll every 2 s: keep their connections open
         os.execv(sys.executable, argv)

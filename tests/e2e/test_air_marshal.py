@@ -1,0 +1,69 @@
+"""Air Marshal in Chromium: a round with the air step, then an air defence answered by an air strike."""
+import pytest
+from playwright.sync_api import expect
+
+from tracker.models import Game, Piece
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def submit(page, cmd, **fields):
+    """Fill the form of one command on the game page and wait for the game's next version."""
+    form = page.locator(f'#game form:has(input[name="command"][value="{cmd}"])').first
+    for name, value in fields.items():
+        field = form.locator(f'[name="{name}"]').first
+        if field.evaluate("e => e.tagName") == "SELECT":
+            field.select_option(value)
+        else:
+            field.fill(str(value))
+    version = int(page.locator("#game").get_attribute("data-version"))
+    form.locator("button[type=submit]").first.click()
+    page.wait_for_selector(f'#game[data-version="{version + 1}"]')
+
+
+def turn(page, card_type, space=None, deploy=None):
+    submit(page, "play_card", card_type=card_type, **({"space": space} if space else {}))
+    submit(page, "end_play")
+    if deploy:
+        submit(page, "deploy_air", space=deploy)
+    submit(page, "end_air")
+    for cmd in ("supply", "score"):
+        submit(page, cmd)
+    submit(page, "discard", n=0)
+    submit(page, "draw")
+
+
+def test_air_defence_answered_by_an_air_strike(live_server, new_context, shot):
+    host = new_context(viewport={"width": 800, "height": 1000}).new_page()
+    host.goto(live_server.url + "/")
+    host.fill("input[name=name]", "Air E2E")
+    host.check("input[name=air_marshal]")
+    host.locator("form.new-game button[type=submit]").click()
+    game = Game.objects.get(name="Air E2E")
+    watcher = new_context().new_page()
+    watcher.goto(f"{live_server.url}/watch/{game.spectator_token}/")
+    host.goto(f"{live_server.url}/g/{game.pk}/")
+
+    # round 1 in the UI: Germany and the USSR build and deploy an air force; the others discard
+    turn(host, "build_army", "eastern_europe", deploy="eastern_europe")
+    turn(host, "discard_unused")
+    turn(host, "discard_unused")
+    turn(host, "build_army", "ukraine", deploy="ukraine")
+    turn(host, "discard_unused")
+    turn(host, "discard_unused")
+    expect(host.locator(".status-bar .round")).to_contain_text("2")
+    shot(host, "air-01-round-one")
+
+    # round 2: Germany attacks Ukraine; the USSR answers with air defence; Germany strikes
+    submit(host, "play_card", card_type="land_battle", space="ukraine")
+    expect(host.locator(".air-prompt")).to_have_count(1)
+    submit(host, "air_defence")
+    assert Piece.objects.filter(game=game, country="soviet_union", kind="army", space="ukraine").exists()
+    shot(host, "air-02-air-defence")
+    submit(host, "air_strike", from_space="eastern_europe")
+    assert not Piece.objects.filter(game=game, country="soviet_union", space="ukraine").exists()
+    assert not Piece.objects.filter(game=game, country="germany", kind="air").exists()
+    shot(host, "air-03-air-strike")
+    # the spectator's phone follows
+    expect(watcher.locator('g.space[data-space="ukraine"] .piece')).to_have_count(0, timeout=3000)
+    shot(watcher, "air-04-spectator")
