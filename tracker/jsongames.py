@@ -114,7 +114,9 @@ def submit_json(game_id: int, version: int, actor, command: dict, round_no: int 
                 seat=actor.seat, by_host=actor.is_host, command=command,
                 summary_ru=step.reason.ru, summary_en=step.reason.en)
             GameState.objects.filter(game=game).update(state=step.state)
-            game.save(update_fields=["version", "updated_at"])
+            game.done_moves = [*game.done_moves, event.seq]  # the log's projections, as for QMG
+            game.undone_moves = []
+            game.save(update_fields=["version", "updated_at", "done_moves", "undone_moves"])
             return Result(APPLIED, step.reason, step.notes, event)
     except IntegrityError:
         return Result(STALE, _STALE)

@@ -54,6 +54,10 @@ class Game(models.Model):
     window = models.CharField(max_length=10, blank=True, default="")  # team to answer with a status/response
     window_passes = models.PositiveSmallIntegerField(default=0)
     attack = models.JSONField(null=True, blank=True)  # Air Marshal: the last battle, for air defence/strike
+    # projections of the log kept so that a page never has to read the whole log
+    done_moves = models.JSONField(default=list, blank=True)  # seqs of the moves in effect
+    undone_moves = models.JSONField(default=list, blank=True)  # seqs of undone moves that can be redone
+    vp_rounds = models.JSONField(default=list, blank=True)  # [[round, axis, allies], ...] after each round's moves
 
     class Meta:
         ordering = ["-updated_at"]

@@ -90,23 +90,37 @@ def canonical(table: Table) -> dict:
     return d
 
 
-def history(game: Game, events=None) -> list[dict]:
-    """Every event, newest first, with whether it is in effect (undone moves stay, marked)."""
-    events = list(game.events.all().select_related("seat")) if events is None else events
-    done, undone = effective_moves(events)
-    done_ids = {e.id for e in done}
-    rows = []
-    for e in reversed(events):
-        rows.append({"event": e, "undone": e.kind == Event.MOVE and e.id not in done_ids})
-    return rows
+def recent_events(game: Game, limit: int = 40) -> list[Event]:
+    """The newest events, oldest first (one query, whatever the length of the game)."""
+    return list(reversed(game.events.select_related("seat").order_by("-seq")[:limit]))
 
 
-def vp_series(game: Game, events=None) -> list[tuple[int, int, int]]:
-    """Team VP at the end of each round so far: [(round, axis, allies), ...]."""
-    events = list(game.events.all()) if events is None else events
+def history(game: Game, events=None, limit: int = 40) -> list[dict]:
+    """The newest events, newest first, with whether each is in effect (undone moves stay, marked)."""
+    events = recent_events(game, limit) if events is None else events[-limit:]
+    done = set(game.done_moves)
+    return [{"event": e, "undone": e.kind == Event.MOVE and e.seq not in done} for e in reversed(events)]
+
+
+def vp_series(game: Game) -> list[tuple[int, int, int]]:
+    """Team VP after each round's moves so far, [(round, axis, allies), ...] from round 0, filled forward."""
+    return fill_rounds(game.vp_rounds)
+
+
+def fill_rounds(points) -> list[tuple[int, int, int]]:
+    per_round = {0: (0, 0), **{int(r): (a, b) for r, a, b in points}}
+    series, current = [], (0, 0)
+    for r in range(0, max(per_round) + 1):
+        current = per_round.get(r, current)
+        series.append((r, *current))
+    return series
+
+
+def vp_rounds_from_log(events) -> list[list[int]]:
+    """[[round, axis, allies], ...]: the VP after the last move in effect of each round (from the log)."""
     done, _ = effective_moves(events)
     axis = allies = 0
-    per_round: dict[int, tuple[int, int]] = {0: (0, 0)}
+    per_round: dict[int, list[int]] = {}
     for e in done:
         for op in e.ops:
             if op["op"] == "vp":
@@ -114,10 +128,5 @@ def vp_series(game: Game, events=None) -> list[tuple[int, int, int]]:
                     axis += op["n"]
                 else:
                     allies += op["n"]
-        per_round[e.round] = (axis, allies)
-    last = max(per_round)
-    series, current = [], (0, 0)
-    for r in range(0, last + 1):
-        current = per_round.get(r, current)
-        series.append((r, *current))
-    return series
+        per_round[e.round] = [e.round, axis, allies]
+    return [per_round[r] for r in sorted(per_round)]

@@ -114,6 +114,7 @@ def submit(game_id: int, version: int, actor: Actor, command: dict) -> Result:
             ru, en = _text(outcome.reason)
             event = _append(game, Event.MOVE, actor, table, board, command=command, ops=list(outcome.ops),
                             summary_ru=ru, summary_en=en, country=country)
+            track_move(game, event.seq, event.round, outcome.table.vp_axis, outcome.table.vp_allies)
             _save_projection(game, table, outcome.table)
             return Result(APPLIED, outcome.reason, outcome.notes, event)
     except IntegrityError:
@@ -136,14 +137,13 @@ def _undo_redo(game_id, version, actor, kind) -> Result:
             game = Game.objects.select_for_update().get(pk=game_id)
             if game.version != version:
                 return Result(STALE, _STALE)
-            events = list(game.events.all())
-            done, undone = selectors.effective_moves(events)
-            stack = done if kind == Event.UNDO else undone
+            stack = game.done_moves if kind == Event.UNDO else game.undone_moves
             if not stack:
                 msg = (("Отменять нечего.", "Nothing to undo.") if kind == Event.UNDO
                        else ("Возвращать нечего.", "Nothing to redo."))
                 return Result(REFUSED, Reason("nothing", *msg))
-            target = stack[-1]
+            target = Event.objects.get(game=game, seq=stack[-1])
+            events = list(game.events.all())
             if not actor.is_host and (actor.seat is None or target.seat_id != actor.seat.id):
                 return Result(FORBIDDEN, Reason("forbidden", "Отменить или вернуть ход может ведущий или тот, кто его сделал.",
                                                 "Only the host or the seat that made a move may undo or redo it."))
@@ -157,17 +157,35 @@ def _undo_redo(game_id, version, actor, kind) -> Result:
                                              country=target.country, seat=actor.seat, by_host=actor.is_host,
                                              target=target.seq, summary_ru=ru, summary_en=en)
                 GameState.objects.filter(game=game).update(state=jsongames.replay_state(game, [*events, event]))
-                game.save(update_fields=["version", "updated_at"])
+                track_log(game, [*events, event])
+                game.save()
                 return Result(APPLIED, Reason(kind, ru, en), (), event)
             board = selectors.board_of(game)
             old = selectors.table_of(game)
             event = _append(game, kind, actor, old, board, target=target.seq, summary_ru=ru, summary_en=en,
                             country=target.country)
             new = selectors.replay(game, [*events, event])
+            track_log(game, [*events, event])
             _save_projection(game, old, new)
             return Result(APPLIED, Reason(kind, ru, en), (), event)
     except IntegrityError:
         return Result(STALE, _STALE)
+
+
+def track_move(game: Game, seq: int, round_no: int, vp_axis: int, vp_allies: int) -> None:
+    """Keep the log's projections (moves in effect, redo stack, VP per round) after a new move."""
+    game.done_moves = [*game.done_moves, seq]
+    game.undone_moves = []
+    rounds = [p for p in game.vp_rounds if p[0] != round_no]
+    game.vp_rounds = sorted([*rounds, [round_no, vp_axis, vp_allies]])
+
+
+def track_log(game: Game, events) -> None:
+    """The same projections recomputed from the whole log (after an undo or a redo)."""
+    done, undone = selectors.effective_moves(events)
+    game.done_moves = [e.seq for e in done]
+    game.undone_moves = [e.seq for e in undone]
+    game.vp_rounds = selectors.vp_rounds_from_log(events)
 
 
 def _append(game, kind, actor, table: Table, board, country="", **fields) -> Event:

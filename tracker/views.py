@@ -163,7 +163,7 @@ def _context(request, game: Game, actor, forms=None) -> dict:
     board = selectors.board_of(game)
     table = selectors.table_of(game)
     supply = compute_supply(board, table.position)
-    events = list(game.events.all().select_related("seat"))
+    events = selectors.recent_events(game)
     active = table.active(board)
     mine = actor.countries(board)
     i = 1 if lang == "en" else 0
@@ -182,16 +182,16 @@ def _context(request, game: Game, actor, forms=None) -> dict:
         "countries": [{"id": cid, "name": (board.countries[cid].ru, board.countries[cid].en)[i],
                        "team": board.countries[cid].team, "cards": k, "active": cid == active}
                       for cid, k in table.cards],
-        "history": selectors.history(game, events)[:40],
-        "vp_chart": vp_chart_svg(selectors.vp_series(game, events), board.rounds,
+        "history": selectors.history(game, events),
+        "vp_chart": vp_chart_svg(selectors.vp_series(game), board.rounds,
                                  labels=(_("Axis"), _("Allies")), title=_("Victory points by round")),
         "play_form": forms.get("play") or PlayCardForm(initial=initial, board=board, country=active),
         "step_form": forms.get("step") or StepForm(initial={**initial, "country": active if active in mine else None},
                                                    countries=mine or board.turn_order, board=board),
         "discard_form": forms.get("discard") or DiscardForm(initial=initial),
         "version_form": VersionForm(initial=initial),
-        "done_moves": bool(selectors.effective_moves(events)[0]),
-        "undone_moves": bool(selectors.effective_moves(events)[1]),
+        "done_moves": bool(game.done_moves),
+        "undone_moves": bool(game.undone_moves),
     }
     context.update(_cards_context(game, table, board, actor, events, mine, lang, forms, initial))
     if table.options.air_marshal:

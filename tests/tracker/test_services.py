@@ -23,6 +23,10 @@ def move(game, command, actor=HOST):
 def assert_projection_equals_replay(game):
     game.refresh_from_db()
     assert selectors.canonical(selectors.table_of(game)) == selectors.canonical(selectors.replay(game))
+    events = list(game.events.all())
+    done, undone = selectors.effective_moves(events)
+    assert game.done_moves == [e.seq for e in done] and game.undone_moves == [e.seq for e in undone]
+    assert game.vp_rounds == selectors.vp_rounds_from_log(events)
 
 
 def test_new_game_sets_up_the_table():
