@@ -1,10 +1,12 @@
 """URLs of the fog_of_war companion (namespace "fog_of_war")."""
-from django.http import HttpResponse
 from django.urls import path
+
+from . import views
 
 app_name = "fog_of_war"
 urlpatterns = [
-    # placeholders until the companion's views exist
-    path("new/", lambda request: HttpResponse(status=501), name="new"),
-    path("g/<int:pk>/", lambda request, pk: HttpResponse(status=501), name="game"),
+    path("new/", views.new_game, name="new"),
+    path("g/<int:pk>/", views.game_page, name="game"),
+    path("g/<int:pk>/act/", views.act, name="act"),
+    path("g/<int:pk>/history/<str:kind>/", views.history, name="history"),
 ]

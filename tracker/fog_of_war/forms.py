@@ -1,0 +1,193 @@
+"""Forms of the Fog of War companion: they parse and bound input; the engine decides what is legal."""
+from __future__ import annotations
+
+import re
+
+from django import forms
+from django.utils.translation import get_language, gettext_lazy as _
+
+from gameplay.fog_of_war.board import KNOWN_PROVINCES, SIDES
+from gameplay.fog_of_war.config import FowSettings
+
+SETTINGS_IN_FORM_SKIP = ("board_fixture", "card_fixture", "wheel_positions", "supply_rules")
+WHEEL_MARKS = [("launch", _("launchable, no mark")), ("not_ready", _("not ready (crossed arrow)")),
+               ("A+1", _("launchable, A+1")), ("D+1", _("launchable, D+1"))]
+CARD_RE = re.compile(r"^(\d+|([LNFA]\d+|Z)([\s,]+([LNFA]\d+|Z))*)$", re.I)
+
+
+def lang() -> str:
+    return "en" if (get_language() or "ru").startswith("en") else "ru"
+
+
+def setting_field_name(key: str) -> str:
+    return f"set_{key}"
+
+
+def _card_text_ok(text: str) -> bool:
+    return not text.strip() or bool(CARD_RE.match(text.strip()))
+
+
+CARDS_HELP = _("Either the number of cards (ledger mode: values are typed at reveal) or the cards themselves, "
+               "e.g. “L3 L3 L2 N2 F1 A2 Z” (L land, N naval, F fort, A air, Z zero).")
+MAP_HELP = _("One province per line: key; name; land or sea; VP; resources; sun, snow or none; neighbours "
+             "(keys, space separated); optional flags (axis, allies, ussr, orange, neutral_area, supply_axis, "
+             "supply_allies). Example: “poland; Poland; land; 2; 2; snow; berlin kiev baltics”.")
+
+
+def parse_map(text: str) -> dict:
+    """The province lines of the map form -> the engine's map dict. Raises ``forms.ValidationError``."""
+    rows = []
+    for n, line in enumerate((text or "").splitlines(), 1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        parts = [p.strip() for p in line.split(";")]
+        if len(parts) < 7:
+            raise forms.ValidationError(_("Line %(n)s: expected at least 7 fields separated by “;”.") % {"n": n})
+        key, name, kind, vp, res, climate, neigh = parts[:7]
+        flags = parts[7].split() if len(parts) > 7 else []
+        if not re.match(r"^[a-z][a-z0-9_]*$", key):
+            raise forms.ValidationError(_("Line %(n)s: the key must be lowercase latin letters, digits or _.") % {"n": n})
+        if kind not in ("land", "sea") or climate not in ("sun", "snow", "none"):
+            raise forms.ValidationError(_("Line %(n)s: kind must be land or sea, the icon sun, snow or none.") % {"n": n})
+        if not (vp.isdigit() and res.isdigit()):
+            raise forms.ValidationError(_("Line %(n)s: VP and resources must be whole numbers.") % {"n": n})
+        row = {"key": key, "kind": kind, "vp": int(vp), "resources": int(res), "climate": climate,
+               "neighbours": neigh.replace(",", " ").split()}
+        if name:
+            row["name_ru"] = row["name_en"] = name
+        for f in flags:
+            if f in ("axis", "allies"):
+                row["start_control"] = f
+            elif f == "ussr":
+                row["is_ussr"] = True
+            elif f in ("orange", "neutral_area"):
+                row[f] = True
+            elif f in ("supply_axis", "supply_allies"):
+                row["supply_point_of"] = f.split("_")[1]
+            else:
+                raise forms.ValidationError(_("Line %(n)s: unknown flag “%(flag)s”.") % {"n": n, "flag": f})
+        rows.append(row)
+    if not rows:
+        raise forms.ValidationError(_("Enter at least one province."))
+    keys = {r["key"] for r in rows}
+    for r in rows:
+        bad = [x for x in r["neighbours"] if x not in keys]
+        if bad:
+            raise forms.ValidationError(_("Province %(key)s: unknown neighbour %(n)s.") % {"key": r["key"], "n": bad[0]})
+    return {"provinces": rows}
+
+
+class NewFogGameForm(forms.Form):
+    name = forms.CharField(label=_("Game name"), max_length=100, initial=_("Game night"))
+    axis_player = forms.CharField(label=_("Axis player"), max_length=60, initial=_("Axis"))
+    allies_player = forms.CharField(label=_("Allies player"), max_length=60, initial=_("Allies"))
+    axis_cards = forms.CharField(label=_("Axis battle cards"), initial="20", help_text=CARDS_HELP,
+                                 widget=forms.Textarea(attrs={"rows": 2}))
+    allies_cards = forms.CharField(label=_("Allied battle cards"), initial="20", help_text=CARDS_HELP,
+                                   widget=forms.Textarea(attrs={"rows": 2}))
+    neutral_cards = forms.CharField(label=_("Neutral cards (15)"), initial="15", help_text=CARDS_HELP,
+                                    widget=forms.Textarea(attrs={"rows": 2}))
+    preplace = forms.MultipleChoiceField(
+        label=_("Step 1.9: Allied pre-placed defence (up to 3 different Allied or neutral provinces)"),
+        required=False, widget=forms.CheckboxSelectMultiple,
+        help_text=_("One card of the Allied deck goes face down into each chosen province."))
+    board_map = forms.CharField(label=_("Board map (optional)"), required=False, help_text=MAP_HELP,
+                                widget=forms.Textarea(attrs={"rows": 4}))
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        i = 1 if lang() == "en" else 0
+        self.fields["preplace"].choices = [(k, v[i]) for k, v in KNOWN_PROVINCES.items() if v[3] in ("allies", "neutral")]
+        self.setting_rows = []
+        for row in FowSettings.explain():
+            key = row["key"]
+            if key in SETTINGS_IN_FORM_SKIP:
+                continue
+            name = setting_field_name(key)
+            explain = row["en"] if i else row["ru"]
+            label = f"{row['ref']} · {key}"
+            if row["choices"]:
+                f = forms.ChoiceField(label=label, choices=[(c, c) for c in row["choices"]], initial=row["default"],
+                                      help_text=explain)
+            elif isinstance(row["default"], bool):
+                f = forms.BooleanField(label=label, required=False, initial=row["default"], help_text=explain)
+            else:
+                f = forms.IntegerField(label=label, required=False, min_value=0, help_text=explain)
+            self.fields[name] = f
+            self.setting_rows.append(name)
+        supply = FowSettings().supply_rules
+        self.fields["set_seas_pass"] = forms.BooleanField(
+            label="B-18 · supply_rules.seas_pass", required=False, initial=supply["seas_pass"],
+            help_text=_("Sea provinces pass supply like land provinces."))
+        self.fields["set_captured_points"] = forms.BooleanField(
+            label="B-18 · supply_rules.captured_points_supply_captor", required=False,
+            initial=supply["captured_points_supply_captor"],
+            help_text=_("A captured enemy supply point supplies the captor (off by default)."))
+        self.setting_rows += ["set_seas_pass", "set_captured_points"]
+        self.wheel_rows = []
+        for pos in range(1, 6):
+            name = f"wheel_{pos}"
+            self.fields[name] = forms.ChoiceField(label=_("Wheel position %(n)s") % {"n": pos}, choices=WHEEL_MARKS,
+                                                  initial="launch")
+            self.wheel_rows.append(name)
+
+    def settings_fields(self):
+        return [self[n] for n in self.setting_rows]
+
+    def wheel_fields(self):
+        return [self[n] for n in self.wheel_rows]
+
+    def clean_preplace(self):
+        v = self.cleaned_data["preplace"]
+        if len(v) > 3:
+            raise forms.ValidationError(_("At most 3 provinces (step 1.9)."))
+        return v
+
+    def _clean_cards(self, name):
+        text = self.cleaned_data[name].strip()
+        if not _card_text_ok(text):
+            raise forms.ValidationError(_("Use a number or card codes such as L3 N2 F1 A2 Z."))
+        if text.isdigit() and not 0 < int(text) <= 200:
+            raise forms.ValidationError(_("Between 1 and 200 cards."))
+        return text
+
+    def clean_axis_cards(self):
+        return self._clean_cards("axis_cards")
+
+    def clean_allies_cards(self):
+        return self._clean_cards("allies_cards")
+
+    def clean_neutral_cards(self):
+        return self._clean_cards("neutral_cards")
+
+    def clean_board_map(self):
+        text = self.cleaned_data["board_map"]
+        return parse_map(text) if text.strip() else None
+
+    def settings(self) -> dict:
+        d = self.cleaned_data
+        out = {}
+        for row in FowSettings.explain():
+            key = row["key"]
+            name = setting_field_name(key)
+            if name in d and d[name] is not None:
+                out[key] = d[name]
+        out["supply_rules"] = {"seas_pass": d["set_seas_pass"], "captured_points_supply_captor": d["set_captured_points"]}
+        wheel = [{"no_intel": True, "launchable": False, "modifier": "none"}]
+        for pos in range(1, 6):
+            mark = d[f"wheel_{pos}"]
+            wheel.append({"no_intel": False, "launchable": mark != "not_ready",
+                          "modifier": mark if mark in ("A+1", "D+1") else "none"})
+        out["wheel_positions"] = wheel
+        return out
+
+
+class MapForm(forms.Form):
+    board_map = forms.CharField(label=_("Provinces"), help_text=MAP_HELP, widget=forms.Textarea(attrs={"rows": 8}))
+
+    def clean_board_map(self):
+        return parse_map(self.cleaned_data["board_map"])
+
+
+SIDE_CHOICES = [(s, s) for s in SIDES]
