@@ -90,6 +90,7 @@ def test_command_subprocess_success(tmp_path):
 
 def test_schema_doc_example_matches_engine():
     import re
-    text = (ROOT / "gameplay/fog_of_war/CASE_SCHEMA.md").read_text(encoding="utf-8")
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    text = readme.split("<!-- fogofwar-schema -->")[1].split("<!-- /fogofwar-schema -->")[0]
     case, output = [json.loads(b) for b in re.findall(r"```json\n(.*?)```", text, re.S)]
     assert battle_case(case) == output
