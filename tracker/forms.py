@@ -101,7 +101,7 @@ class NewGameForm(forms.Form):
                 raise forms.ValidationError(_("Every player needs at least one country."))
         data["air_forces"] = {c: (data.get(f"air_{c}") if data.get(f"air_{c}") is not None
                                   else BOARD.air_forces_default.get(c, 0)) for c in COUNTRIES}
-        names = [(data.get(f"player_{i}") or "").strip() or f"{_('Player')} {i}" for i in range(1, n + 1)]
+        names = [(data.get(f"player_{i}") or "").strip() or _("Player %(n)s") % {"n": i} for i in range(1, n + 1)]
         data["seats"] = list(zip(names, seating))
         return data
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 
 from django import forms
-from django.utils.translation import get_language, gettext_lazy as _
+from django.utils.translation import get_language, gettext_lazy as _, pgettext_lazy
 
 from gameplay.fog_of_war.board import KNOWN_PROVINCES, SIDES
 from gameplay.fog_of_war.config import FowSettings
@@ -81,7 +81,7 @@ def parse_map(text: str) -> dict:
 class NewFogGameForm(forms.Form):
     name = forms.CharField(label=_("Game name"), max_length=100, initial=_("Game night"))
     axis_player = forms.CharField(label=_("Axis player"), max_length=60, initial=_("Axis"))
-    allies_player = forms.CharField(label=_("Allies player"), max_length=60, initial=_("Allies"))
+    allies_player = forms.CharField(label=_("Allies player"), max_length=60, initial=pgettext_lazy("fog of war", "Allies"))
     axis_cards = forms.CharField(label=_("Axis battle cards"), initial="20", help_text=CARDS_HELP,
                                  widget=forms.Textarea(attrs={"rows": 2}))
     allies_cards = forms.CharField(label=_("Allied battle cards"), initial="20", help_text=CARDS_HELP,

@@ -179,7 +179,8 @@ def _choices(st, viewer, lang):
         "origins": [(k, pname(k)) for k, p in provs.items() if p.control == viewer and not p.quagmire],
         "quagmires": [(k, pname(k)) for k, p in provs.items() if p.quagmire],
         "my_quagmires": [(k, pname(k)) for k, p in provs.items() if p.quagmire and p.quagmire.attacker == viewer],
-        "ops": [(o.slot, f"{o.slot} · {pname(o.target)} · {_('position')} {s.position(o)}") for o in s.operations],
+        "ops": [(o.slot, _("%(slot)s · %(target)s · position %(pos)s")
+                 % {"slot": o.slot, "target": pname(o.target), "pos": s.position(o)}) for o in s.operations],
         "enemy_ops": [o.slot for o in st.sides[other(viewer)].operations],
         "spy_provinces": [(k, pname(k)) for k, p in provs.items()
                           if p.defence[other(viewer)] or p.neutral_cards or p.quagmire_cards[other(viewer)]],
