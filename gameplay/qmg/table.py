@@ -682,7 +682,16 @@ def _need_air(board, table, cmd) -> Outcome | None:
     return None
 
 
-def _pay_card(board, table, country, to_discard=True) -> list[dict] | Outcome:
+def _air_step_problem(board, table, cmd) -> Outcome | None:
+    """Deploying or moving: the air step of the active country, one action per step."""
+    problem = _need_air(board, table, cmd) or _need_phase(board, table, cmd, "air")
+    if problem is None and "air_action" in table.used:
+        problem = _refused("air.once", "В фазе авиации — одно действие: разместить или переместить (Air Marshal).",
+                           "The air step allows one action: deploy or move (Air Marshal).")
+    return problem
+
+
+def _pay_card(board, table, country) -> list[dict] | Outcome:
     k = table.cards_of(country)
     if k.hand <= 0:
         return _refused("air.no_card", "На руке нет карты, чтобы оплатить это действие (Air Marshal).",
@@ -691,13 +700,10 @@ def _pay_card(board, table, country, to_discard=True) -> list[dict] | Outcome:
 
 
 def _cmd_deploy_air(board, table, cmd) -> Outcome:
-    problem = _need_air(board, table, cmd) or _need_phase(board, table, cmd, "air")
+    problem = _air_step_problem(board, table, cmd)
     if problem:
         return problem
     country = table.active(board)
-    if "air_action" in table.used:
-        return _refused("air.once", "В фазе авиации — одно действие: разместить или переместить (Air Marshal).",
-                        "The air step allows one action: deploy or move (Air Marshal).")
     space = cmd.get("space")
     if space not in board.spaces:
         raise CommandError(f"unknown space: {space!r}")
@@ -712,13 +718,10 @@ def _cmd_deploy_air(board, table, cmd) -> Outcome:
 
 
 def _cmd_move_air(board, table, cmd) -> Outcome:
-    problem = _need_air(board, table, cmd) or _need_phase(board, table, cmd, "air")
+    problem = _air_step_problem(board, table, cmd)
     if problem:
         return problem
     country = table.active(board)
-    if "air_action" in table.used:
-        return _refused("air.once", "В фазе авиации — одно действие: разместить или переместить (Air Marshal).",
-                        "The air step allows one action: deploy or move (Air Marshal).")
     src, dst = cmd.get("from_space"), cmd.get("space")
     if src not in board.spaces or dst not in board.spaces:
         raise CommandError("move_air needs from_space and space")
