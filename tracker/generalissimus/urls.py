@@ -1,10 +1,12 @@
 """URLs of the generalissimus companion (namespace "generalissimus")."""
-from django.http import HttpResponse
 from django.urls import path
+
+from . import rules  # noqa: F401  registers the JsonRules adapter at startup
+from . import views
 
 app_name = "generalissimus"
 urlpatterns = [
-    # placeholders until the companion's views exist
-    path("new/", lambda request: HttpResponse(status=501), name="new"),
-    path("g/<int:pk>/", lambda request, pk: HttpResponse(status=501), name="game"),
+    path("new/", views.new, name="new"),
+    path("g/<int:pk>/", views.game, name="game"),
+    path("g/<int:pk>/command/", views.command, name="command"),
 ]

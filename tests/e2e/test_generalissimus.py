@@ -1,0 +1,115 @@
+"""Generalissimus on two phones: set up a small battle, orders face down, initiative, a musket
+volley exchange, a bayonet charge met by a counter-charge, the rout; the other phone follows live."""
+import pytest
+from playwright.sync_api import expect
+
+from tracker import jsongames
+from tracker.models import Game
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def place(page, zone, card):
+    before = page.locator("ul.g-placed li").count()
+    page.locator(f'form.g-place[data-zone="{zone}"] button[name="card_type"][value="{card}"]').click()
+    expect(page.locator("ul.g-placed li")).to_have_count(before + 1)
+
+
+def tap_dice(form, faces):
+    for i, v in enumerate(faces, 1):
+        form.locator(f'label.g-die:has(input[name="d{i}"][value="{v}"])').click()
+    form.locator("button[type=submit]:not([name=digital])").click()
+
+
+def choose(page, card, unit, target=None):
+    form = page.locator("form.g-choose")
+    form.locator(f'input[name="cards"][value="{card}"]').check()
+    form.locator("select[name=unit]").select_option(unit)
+    if target:
+        form.locator("select[name=target]").select_option(target)
+    form.locator("button[type=submit]").click()
+
+
+def test_two_phones_play_a_turn_with_volley_charge_and_rout(live_server, new_context, shot):
+    host = new_context().new_page()
+    host.goto(live_server.url + "/generalissimus/new/")
+    host.fill("input[name=name]", "E2E Генералиссимус")
+    host.fill("input[name=south_player]", "Аня")
+    host.fill("input[name=north_player]", "Боря")
+    host.check('input[name=preset][value="contact"]')
+    # tap a sector of the terrain grid: it cycles to the next terrain
+    host.locator('.g-terrain-cell[data-cell="a3"] .g-cell-name').click()
+    expect(host.locator('select[name="t_a3"]')).to_have_value("forest")
+    shot(host, "generalissimus-01-new-battle")
+    host.locator("form.g-new button[type=submit]").click()
+    links = host.locator(".seat .link a").all()
+    south_url, north_url = links[0].get_attribute("href"), links[1].get_attribute("href")
+    game = Game.objects.get(name="E2E Генералиссимус")
+    assert jsongames.state_of(game)["engine"]["terrain"] == {"a3": "forest"}
+
+    path = lambda url: live_server.url + "/" + url.split("/", 3)[3]  # noqa: E731
+    south = new_context().new_page()
+    south.goto(path(south_url))
+    north = new_context().new_page()
+    north.goto(path(north_url))
+    expect(south.locator("svg.g-board")).to_be_visible()
+    expect(north.locator("svg.g-board.g-flipped")).to_be_visible()
+
+    # orders face down: North sees only the counts of South's cards
+    place(south, "center", "musket_volley")
+    place(south, "center", "bayonets")
+    expect(north.locator(".g-zones tbody tr").nth(1).locator(".g-count").first).to_have_text("2", timeout=3000)
+    assert "S-musket_volley" not in north.content() and "S-bayonets" not in north.content()
+    place(north, "center", "musket_volley")
+    place(north, "center", "bayonets")
+    shot(north, "generalissimus-02-orders-face-down")
+    south.locator("button.g-confirm").click()
+    north.locator("button.g-confirm").click()
+
+    # initiative: big 1-6 buttons for the physical dice
+    form = south.locator("form.g-dice")
+    form.locator('label.g-die:has(input[name="south"][value="5"])').click()
+    form.locator('label.g-die:has(input[name="north"][value="2"])').click()
+    shot(south, "generalissimus-03-initiative-dice")
+    form.locator("button[type=submit]:not([name=digital])").click()
+    south.locator('button[name="sequence"][value="center,west,east"]').click()
+
+    # step 1: both reveal a Musket volley at the same time
+    choose(south, "S-musket_volley-1", "S-inf-1", "N-inf-1")
+    expect(north.locator("form.g-choose")).to_be_visible(timeout=3000)
+    choose(north, "N-musket_volley-1", "N-inf-1", "S-inf-1")
+    expect(south.locator("ul.g-revealed li")).to_have_count(2, timeout=3000)
+    tap_dice(south.locator('form.g-dice[data-roll="fire"]'), [4, 1, 1])
+    tap_dice(north.locator('form.g-dice[data-roll="fire"]'), [1, 2, 2])
+    expect(south.locator(".g-last-step")).to_contain_text("N-inf-1", timeout=3000)
+    shot(south, "generalissimus-04-volley-result")
+
+    # step 2: South charges with Bayonets!, North meets the charge with its own card
+    choose(south, "S-bayonets-1", "S-inf-2", "N-inf-2")
+    expect(north.locator("form.g-choose")).to_be_visible(timeout=3000)
+    choose(north, "N-bayonets-1", "N-inf-2")
+    expect(north.locator('form.g-dice[data-roll="melee"]')).to_be_visible(timeout=3000)
+    tap_dice(north.locator('form.g-dice[data-roll="melee"]'), [1, 1, 1])
+    expect(south.locator('form.g-dice[data-roll="melee"]')).to_be_visible(timeout=3000)
+    shot(south, "generalissimus-05-melee-dice")
+    tap_dice(south.locator('form.g-dice[data-roll="melee"]'), [6, 6, 6])
+
+    # the rout: North's unit lies with its flag down on d5, South's column stepped into d4
+    expect(south.locator('g.g-unit.routed[data-unit="N-inf-2"]')).to_have_count(1)
+    expect(north.locator('g.g-unit.routed[data-unit="N-inf-2"]')).to_have_count(1, timeout=3000)
+    expect(north.locator(".g-last-step")).to_contain_text("19")
+    st = jsongames.state_of(game)["engine"]
+    n2 = next(u for u in st["units"] if u["id"] == "N-inf-2")
+    assert (n2["flag"], n2["sector"]) == ("routed", "d5")
+    shot(north, "generalissimus-06-rout-north-phone")
+    shot(south, "generalissimus-07-rout-south-phone")
+
+    # tap the routed unit to see what it may do
+    north.locator('g.g-unit[data-unit="N-inf-2"]').click()
+    expect(north.locator(".g-unit-info")).to_be_visible()
+    shot(north, "generalissimus-08-unit-options")
+
+    # end of turn; the log replays to the stored state
+    south.locator(".g-end button[type=submit]").click()
+    expect(north.locator(".g-turn")).to_contain_text("2", timeout=3000)
+    assert jsongames.replay_state(game) == jsongames.state_of(game)

@@ -1,0 +1,397 @@
+"""Forms of the Generalissimus companion: the new battle (setup + every [DEFAULT] setting) and the
+turn's commands. Labels are English msgids; the engine's notes come in RU/EN and are picked by
+the active language."""
+from __future__ import annotations
+
+import json
+
+from django import forms
+from django.utils.translation import get_language, gettext, gettext_lazy as _
+
+from gameplay.generalissimus import Settings, SettingsError, describe_settings
+from gameplay.generalissimus.geometry import all_sectors
+from gameplay.generalissimus.settings import DEFAULT_PILE, TERRAINS
+from gameplay.generalissimus.state import CARD_TYPES, FORMATIONS, ZONES
+
+SIDES = ("south", "north")
+KIND_SHORT = {"infantry": "inf", "cavalry": "cav", "artillery": "art"}
+FACE = {"south": "N", "north": "S"}
+HOME = {"south": "1", "north": "6"}
+
+
+def lang() -> str:
+    return "en" if (get_language() or "ru").startswith("en") else "ru"
+
+
+def card_label(ctype: str) -> str:
+    return {"artillery_volley": gettext("Artillery volley"), "musket_volley": gettext("Musket volley"),
+            "manoeuvre": gettext("Manoeuvre"), "move": gettext("Move"), "bayonets": gettext("Bayonets!"),
+            "retreat": gettext("Retreat"), "form_up": gettext("Form up"), "rally": gettext("Rally (two Form up)")}[ctype]
+
+
+def terrain_label(t: str) -> str:
+    return {"field": gettext("field"), "forest": gettext("forest"), "river": gettext("river"), "hill": gettext("hill"),
+            "village": gettext("village")}[t]
+
+
+def formation_label(f: str) -> str:
+    return {"column": gettext("column"), "line": gettext("line"), "square": gettext("square"), "disordered": gettext("disordered")}[f]
+
+
+def kind_label(k: str) -> str:
+    return {"infantry": gettext("infantry"), "cavalry": gettext("cavalry"), "artillery": gettext("artillery")}[k]
+
+
+def side_label(s: str) -> str:
+    return {"south": gettext("South"), "north": gettext("North")}[s]
+
+
+def zone_label(zone: str, viewer: str | None) -> str:
+    """Zones are stored absolutely; each player sees them as own flanks (spec §0.2)."""
+    if viewer == "north":
+        return {"west": gettext("right flank (west)"), "center": gettext("centre"), "east": gettext("left flank (east)")}[zone]
+    if viewer == "south":
+        return {"west": gettext("left flank (west)"), "center": gettext("centre"), "east": gettext("right flank (east)")}[zone]
+    return {"west": gettext("west"), "center": gettext("centre"), "east": gettext("east")}[zone]
+
+
+# --- presets --------------------------------------------------------------------------------
+
+def _unit(side, kind, n, sector, formation="column", blocks=None):
+    d = {"id": f"{side[0].upper()}-{KIND_SHORT[kind]}-{n}", "owner": side, "kind": kind, "sector": sector,
+         "facing": FACE[side], "formation": formation}
+    if kind != "artillery":
+        d["blocks"] = blocks or (3 if kind == "infantry" else 2)
+    return d
+
+
+def preset_units(name: str) -> list[dict]:
+    units = []
+    if name == "standard":
+        # spec §1.3: 3 infantry, 2 cavalry, 1 battery per side fill a home row (16 blocks)
+        layout = [("cavalry", "a"), ("infantry", "b"), ("infantry", "c"), ("artillery", "d"),
+                  ("infantry", "e"), ("cavalry", "f")]
+        for side in SIDES:
+            count: dict[str, int] = {}
+            for kind, col in layout:
+                count[kind] = count.get(kind, 0) + 1
+                units.append(_unit(side, kind, count[kind], col + HOME[side]))
+        return units
+    # "contact": two small lines already face to face in the centre (a first lesson in fire and melee)
+    return [
+        _unit("south", "infantry", 1, "c3", "line"), _unit("south", "infantry", 2, "d3"),
+        _unit("south", "cavalry", 1, "b1"), _unit("south", "artillery", 1, "e1"),
+        _unit("north", "infantry", 1, "c4", "line"), _unit("north", "infantry", 2, "d4", "line"),
+        _unit("north", "cavalry", 1, "e6"), _unit("north", "artillery", 1, "b6"),
+    ]
+
+
+SIDE_WORDS = {"south": "south", "s": "south", "юг": "south", "north": "north", "n": "north", "север": "north"}
+KIND_WORDS = {"infantry": "infantry", "inf": "infantry", "пехота": "infantry", "cavalry": "cavalry",
+              "cav": "cavalry", "конница": "cavalry", "artillery": "artillery", "art": "artillery",
+              "артиллерия": "artillery", "battery": "artillery", "батарея": "artillery"}
+
+
+def parse_units(text: str) -> list[dict]:
+    """One unit a line: `south infantry c3 N line 3` (facing, formation, blocks optional)."""
+    units, count = [], {}
+    for n, raw in enumerate(text.splitlines(), 1):
+        tokens = raw.strip().lower().split()
+        if not tokens or tokens[0].startswith("#"):
+            continue
+        if len(tokens) < 3 or tokens[0] not in SIDE_WORDS or tokens[1] not in KIND_WORDS:
+            raise forms.ValidationError(gettext("Line %(n)s: write side, kind and sector, e.g. “south infantry c3 N line 3”.")
+                                        % {"n": n})
+        side, kind, sector = SIDE_WORDS[tokens[0]], KIND_WORDS[tokens[1]], tokens[2]
+        if sector not in all_sectors():
+            raise forms.ValidationError(gettext("Line %(n)s: %(sector)s is not a sector a1–f6.") % {"n": n, "sector": sector})
+        key = (side, kind)
+        count[key] = count.get(key, 0) + 1
+        u = _unit(side, kind, count[key], sector)
+        for t in tokens[3:]:
+            if t.upper() in ("N", "E", "S", "W"):
+                u["facing"] = t.upper()
+            elif t in FORMATIONS:
+                u["formation"] = t
+            elif t.isdigit() and kind != "artillery":
+                u["blocks"] = int(t)
+            elif t.isdigit():
+                u["crew"] = int(t)
+            else:
+                raise forms.ValidationError(gettext("Line %(n)s: I do not understand “%(word)s”.") % {"n": n, "word": t})
+        units.append(u)
+    return units
+
+
+# --- new battle --------------------------------------------------------------------------------
+
+SETTING_LABELS = {
+    "max_units_per_side": _("Units per side (soft limit)"),
+    "max_blocks_per_side": _("Blocks per side (soft limit)"),
+    "pile_composition_public": _("Pile composition is public"),
+    "zone_columns": _("Zone borders (columns per zone)"),
+    "deploy_rows": _("Deployment rows"),
+    "reserve_entry": _("Reserve entry"),
+    "terrain_effects": _("Terrain effects table"),
+    "facings": _("Facings"),
+    "cavalry_step_dirs": _("Cavalry step directions"),
+    "cavalry_free_turn": _("Cavalry turn after moving"),
+    "cavalry_stop_terrain": _("Terrain that stops cavalry"),
+    "card_scope": _("What one card orders"),
+    "commit_unit_at_placement": _("Name the unit when placing the card"),
+    "orders_per_turn_cap": _("Cards per turn (empty: no cap)"),
+    "cards_reusable": _("Played cards return to the pile"),
+    "initiative_tie": _("Initiative tie"),
+    "step_order": _("Order inside a step"),
+    "fire_bonus_mode": _("How a fire bonus applies"),
+    "melee_bonus_mode": _("How a melee bonus applies"),
+    "column_bonus_defender": _("Column +1 also for a counter-charging defender"),
+    "flank_rule": _("Flank attack"),
+    "artillery_arc": _("Artillery arc"),
+    "artillery_hill_diag_range": _("Diagonal range from a hill"),
+    "artillery_blockers": _("Units that block artillery fire"),
+    "artillery_hit_order": _("Which battery block a hit removes"),
+    "abandoned_gun_rule": _("Abandoned gun"),
+    "counter_charge_timing": _("When a charge can be met with Bayonets!"),
+    "give_way_flag": _("Flag of a unit giving way without a fight"),
+    "give_way_advance": _("The attacker advances when the target gives way"),
+    "give_way_disorder_attacker": _("The attacker is disordered when the target gives way"),
+    "winner_advance": _("Melee winner's advance"),
+    "flight_choice": _("Flight without a free sector"),
+    "chain_push_routs": _("A unit pushed in a chain panic routs"),
+    "flight_timing": _("When routed units flee"),
+    "rear_reference": _("What “back” means"),
+    "rally_formation": _("Formation after a rally"),
+    "counter_charge_counts_as_attack": _("Meeting a charge uses the unit's bayonet attack"),
+    "retreat_distance": _("Retreat card distance (sectors)"),
+    "square_break_to": _("A square below 3 blocks becomes"),
+    "victory_check": _("Victory check"),
+    "reserves_count": _("Reserves count as not beaten"),
+    "cav_vs_routed_advance": _("Cavalry advances after destroying a routed unit"),
+    "terrain_cover": _("Terrain cover"),
+    "allow_digital_dice": _("Allow digital dice (“Roll for me”)"),
+}
+# handled by dedicated fields of the setup (terrain grid, pile counts)
+SPECIAL = {"terrain_map", "pile_composition"}
+JSON_SETTINGS = {"zone_columns", "terrain_effects"}
+
+
+def setting_specs() -> list[dict]:
+    out = []
+    for d in describe_settings():
+        if d["key"] in SPECIAL:
+            continue
+        d = dict(d, label=SETTING_LABELS.get(d["key"], d["key"]), field=f"s_{d['key']}")
+        out.append(d)
+    return out
+
+
+class NewBattleForm(forms.Form):
+    name = forms.CharField(label=_("Battle name"), max_length=100, initial=_("Battle"))
+    south_player = forms.CharField(label=_("South player (home row 1)"), max_length=60, initial=_("South"))
+    north_player = forms.CharField(label=_("North player (home row 6)"), max_length=60, initial=_("North"))
+    preset = forms.ChoiceField(label=_("Armies"), initial="standard", widget=forms.RadioSelect, choices=[
+        ("standard", _("Standard small battle: 3 infantry, 2 cavalry, 1 battery per side on the home rows")),
+        ("contact", _("Contact drill: two infantry units per side already face to face in the centre")),
+    ])
+    units = forms.CharField(label=_("Or your own units, one a line"), required=False,
+                            widget=forms.Textarea(attrs={"rows": 4, "placeholder": "south infantry c1 N column 3\nnorth cavalry a6"}),
+                            help_text=_("side kind sector [facing N/E/S/W] [column/line/square/disordered] [blocks]. Filled in, it replaces the preset."))
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.sectors = []
+        for row in range(6, 0, -1):
+            for col in "abcdef":
+                sector = f"{col}{row}"
+                self.fields[f"t_{sector}"] = forms.ChoiceField(
+                    label=sector, initial="field", choices=[(t, terrain_label(t)) for t in TERRAINS],
+                    widget=forms.Select(attrs={"class": "terrain-select", "data-terrain-cell": sector}))
+                self.sectors.append(sector)
+        for ctype in CARD_TYPES:
+            self.fields[f"pile_{ctype}"] = forms.IntegerField(label=card_label(ctype), min_value=0, max_value=20,
+                                                              initial=DEFAULT_PILE.get(ctype, 0))
+        current = lang()
+        for d in setting_specs():
+            note = f"{d['ref']}: {d['en'] if current == 'en' else d['ru']}"
+            key, default = d["key"], d["default"]
+            if key in JSON_SETTINGS:
+                f = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), initial=json.dumps(default, ensure_ascii=False))
+            elif key == "cavalry_stop_terrain":
+                f = forms.MultipleChoiceField(choices=[(t, terrain_label(t)) for t in TERRAINS], initial=default,
+                                              widget=forms.CheckboxSelectMultiple, required=False)
+            elif isinstance(default, bool):
+                f = forms.BooleanField(required=False, initial=default)
+            elif d["choices"]:
+                f = forms.TypedChoiceField(choices=[(c, str(c)) for c in d["choices"]], initial=default,
+                                           coerce=type(d["choices"][0]))
+            elif key == "orders_per_turn_cap":
+                f = forms.IntegerField(required=False, min_value=1, initial=default)
+            else:
+                f = forms.IntegerField(min_value=0, initial=default)
+            f.label, f.help_text = d["label"], note
+            self.fields[d["field"]] = f
+
+    def terrain_fields(self):
+        return [self[f"t_{s}"] for s in self.sectors]
+
+    def pile_fields(self):
+        return [self[f"pile_{c}"] for c in CARD_TYPES]
+
+    def setting_fields(self):
+        return [self[d["field"]] for d in setting_specs()]
+
+    def clean(self):
+        data = super().clean()
+        settings = {}
+        for d in setting_specs():
+            if d["field"] not in data:
+                continue
+            value = data[d["field"]]
+            if d["key"] in JSON_SETTINGS:
+                try:
+                    value = json.loads(value)
+                except (TypeError, ValueError):
+                    self.add_error(d["field"], gettext("Not valid JSON."))
+                    continue
+            if d["key"] == "cavalry_stop_terrain":
+                value = list(value)
+            settings[d["key"]] = value
+        terrain = {s: data.get(f"t_{s}", "field") for s in self.sectors}
+        terrain = {s: t for s, t in terrain.items() if t and t != "field"}
+        pile = {c: data.get(f"pile_{c}") or 0 for c in CARD_TYPES}
+        settings["terrain_map"] = terrain
+        settings["pile_composition"] = pile
+        try:
+            Settings.from_dict(settings)
+        except SettingsError as exc:
+            raise forms.ValidationError(gettext("Settings: %(error)s") % {"error": exc})
+        if sum(pile.values()) == 0:
+            raise forms.ValidationError(gettext("The order pile is empty: give each side some cards."))
+        if data.get("units", "").strip():
+            try:
+                units = parse_units(data["units"])
+            except forms.ValidationError as exc:
+                self.add_error("units", exc)
+                return data
+        else:
+            units = preset_units(data.get("preset") or "standard")
+        data["unit_list"], data["settings"], data["terrain"], data["pile"] = units, settings, terrain, pile
+        return data
+
+    def warnings(self, units: list[dict], settings: dict) -> list[str]:
+        """Soft limits of spec §1.3: warn, never block."""
+        out = []
+        cfg = Settings.from_dict(settings)
+        blocks = {s: 0 for s in SIDES}
+        count = {s: 0 for s in SIDES}
+        for u in units:
+            count[u["owner"]] += 1
+            if u["kind"] == "artillery":
+                blocks[u["owner"]] += 1 + u.get("crew", 2)
+            else:
+                blocks[u["owner"]] += u.get("blocks", 3 if u["kind"] == "infantry" else 2)
+        if blocks["south"] != blocks["north"]:
+            out.append(gettext("The sides are not equal: South %(s)s blocks, North %(n)s blocks.")
+                       % {"s": blocks["south"], "n": blocks["north"]})
+        for s in SIDES:
+            if count[s] > cfg.max_units_per_side:
+                out.append(gettext("%(side)s has %(n)s units, more than the %(max)s flags per side.")
+                           % {"side": side_label(s), "n": count[s], "max": cfg.max_units_per_side})
+            if blocks[s] > cfg.max_blocks_per_side:
+                out.append(gettext("%(side)s has %(n)s blocks, more than %(max)s.")
+                           % {"side": side_label(s), "n": blocks[s], "max": cfg.max_blocks_per_side})
+        total = sum(DEFAULT_PILE.values()) if settings.get("pile_composition") is None else sum(settings["pile_composition"].values())
+        if not 15 <= total <= 20:
+            out.append(gettext("Each pile has %(n)s cards; the rules say 15–20.") % {"n": total})
+        return out
+
+
+# --- commands ------------------------------------------------------------------------------------
+
+class VersionForm(forms.Form):
+    version = forms.IntegerField(widget=forms.HiddenInput)
+
+
+DIE = [(i, str(i)) for i in range(1, 7)]
+
+
+class SideForm(VersionForm):
+    side = forms.ChoiceField(choices=[(s, s) for s in SIDES], widget=forms.HiddenInput)
+
+
+class PlaceForm(SideForm):
+    card_type = forms.ChoiceField(label=_("Card"), choices=[(c, c) for c in CARD_TYPES])
+    zone = forms.ChoiceField(label=_("Zone"), choices=[(z, z) for z in ZONES])
+
+
+class UnplaceForm(SideForm):
+    card = forms.CharField(max_length=40)
+
+
+class InitiativeForm(VersionForm):
+    south = forms.TypedChoiceField(label=_("South die"), choices=DIE, coerce=int, required=False)
+    north = forms.TypedChoiceField(label=_("North die"), choices=DIE, coerce=int, required=False)
+    digital = forms.BooleanField(required=False)
+
+    def clean(self):
+        data = super().clean()
+        if not data.get("digital") and (data.get("south") in (None, "") or data.get("north") in (None, "")):
+            raise forms.ValidationError(gettext("Tap one die value for each side (1–6), or roll for me."))
+        return data
+
+
+class ZonesForm(SideForm):
+    sequence = forms.ChoiceField(label=_("Zone order"), choices=[])
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        from itertools import permutations
+        self.fields["sequence"].choices = [(",".join(p), ",".join(p)) for p in permutations(ZONES)]
+
+
+class ChooseForm(SideForm):
+    cards = forms.MultipleChoiceField(label=_("Card"), choices=[])
+    unit = forms.ChoiceField(label=_("Unit"), choices=[])
+    target = forms.CharField(label=_("Target"), required=False, max_length=40)
+    to = forms.CharField(label=_("To sector"), required=False, max_length=2)
+    path = forms.CharField(label=_("Cavalry path"), required=False, max_length=20)
+    facing = forms.ChoiceField(label=_("Facing after a cavalry move"), required=False,
+                               choices=[("", "—"), ("N", "N"), ("E", "E"), ("S", "S"), ("W", "W")])
+    formation = forms.ChoiceField(label=_("Formation"), required=False,
+                                  choices=[("", "—")] + [(f, f) for f in FORMATIONS])
+    direction = forms.ChoiceField(label=_("Turn"), required=False, choices=[("", "—"), ("left", "left"), ("right", "right")])
+
+    def __init__(self, *args, cards=(), units=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["cards"].choices = list(cards)
+        self.fields["unit"].choices = list(units)
+
+    def clean_path(self):
+        raw = self.cleaned_data.get("path") or ""
+        steps = raw.replace(",", " ").replace("→", " ").split()
+        if any(s not in all_sectors() for s in steps) or len(steps) > 2:
+            raise forms.ValidationError(gettext("A cavalry path is one or two sectors, e.g. “d5 c4”."))
+        return steps
+
+
+class DiceForm(SideForm):
+    roll = forms.ChoiceField(choices=[("fire", "fire"), ("melee", "melee")], widget=forms.HiddenInput)
+    n = forms.IntegerField(min_value=1, max_value=6, widget=forms.HiddenInput)
+    digital = forms.BooleanField(required=False)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for i in range(1, 7):
+            self.fields[f"d{i}"] = forms.TypedChoiceField(choices=DIE, coerce=int, required=False)
+
+    def clean(self):
+        data = super().clean()
+        if data.get("digital") or not data.get("n"):
+            return data
+        faces = [data.get(f"d{i}") for i in range(1, data["n"] + 1)]
+        if any(f in (None, "") for f in faces):
+            raise forms.ValidationError(gettext("Tap a value 1–6 for every die (%(n)s dice), or roll for me.")
+                                        % {"n": data["n"]})
+        data["faces"] = faces
+        return data
