@@ -1,0 +1,27 @@
+"""python manage.py export_game ID > game.json
+
+Writes one game as the versioned JSON document of ``tracker.transfer`` (no tokens, no private
+notes). Bad input: a one-line error on stderr and exit status 2, never a traceback.
+"""
+import sys
+
+from django.core.management.base import BaseCommand
+
+from tracker import transfer
+from tracker.models import Game
+
+
+class Command(BaseCommand):
+    help = "Export a game (its seats, whole event log and table) as JSON on standard output."
+
+    def add_arguments(self, parser):
+        parser.add_argument("game_id", help="the number of the game (as in /g/<number>/)")
+
+    def handle(self, *args, **options):
+        raw = options["game_id"]
+        try:
+            game = Game.objects.get(pk=int(raw))
+        except (ValueError, OverflowError, Game.DoesNotExist):
+            self.stderr.write(f"export_game: no game with the number {raw!r}"[:300])
+            sys.exit(2)
+        self.stdout.write(transfer.dumps(transfer.export_game(game)))
