@@ -110,7 +110,8 @@ def seats(request, pk):
     if not actor.is_host:
         return HttpResponseForbidden(_("Only the host sees the join links."))
     if request.method == "POST":
-        seat = get_object_or_404(Seat, game=game, pk=request.POST.get("seat"))
+        seat_id = request.POST.get("seat", "")
+        seat = get_object_or_404(Seat, game=game, pk=int(seat_id) if seat_id.isdigit() else -1)
         seat.token = new_token()
         seat.save(update_fields=["token"])
         messages.info(request, _("A new join link was made for %(player)s; the old one no longer works.")

@@ -169,6 +169,20 @@ _PATCH_KEYS = {"extends", "name", "add_edges", "remove_edges", "add_stars", "rem
 
 
 def apply_patch(base: dict, patch: dict) -> dict:
+    try:
+        return _apply_patch(base, patch)
+    except (TypeError, AttributeError, ValueError) as exc:  # a value of the wrong type somewhere
+        raise BoardError(f"malformed board patch: {exc}".splitlines()[0]) from exc
+
+
+def _list(patch: dict, key: str) -> list:
+    value = patch.get(key) or []
+    if not isinstance(value, list):
+        raise BoardError(f"'{key}' in a board patch must be a list")
+    return value
+
+
+def _apply_patch(base: dict, patch: dict) -> dict:
     unknown = set(patch) - _PATCH_KEYS
     if unknown:
         raise BoardError(f"unknown key(s) in board patch: {', '.join(sorted(unknown))}")
@@ -183,35 +197,38 @@ def apply_patch(base: dict, patch: dict) -> dict:
 
     edges = [list(e) for e in base.get("edges", [])]
     pairs = {_pair(e[0], e[1]) for e in edges}
-    for e in patch.get("remove_edges") or []:
+    for e in _list(patch, "remove_edges"):
         a, b = _edge_ends(e)
         check_space(a), check_space(b)
         if _pair(a, b) not in pairs:
             raise BoardError(f"board patch removes an adjacency that does not exist: {a}–{b}")
         edges = [x for x in edges if _pair(x[0], x[1]) != _pair(a, b)]
         pairs.discard(_pair(a, b))
-    for e in patch.get("add_edges") or []:
+    for e in _list(patch, "add_edges"):
         a, b = _edge_ends(e)
         check_space(a), check_space(b)
         if _pair(a, b) not in pairs:
             edges.append([a, b, "patch"])
             pairs.add(_pair(a, b))
-    for sid in patch.get("add_stars") or []:
+    for sid in _list(patch, "add_stars"):
         check_space(sid)
         if sid not in land:
             raise BoardError(f"only a land space can be a supply source: {sid}")
         land[sid]["supply"] = True
-    for sid in patch.get("remove_stars") or []:
+    for sid in _list(patch, "remove_stars"):
         check_space(sid)
         if sid in land:
             land[sid]["supply"] = False
     straits = {k: dict(v) for k, v in (base.get("straits") or {}).items()}
-    for sid in patch.get("remove_straits") or []:
+    for sid in _list(patch, "remove_straits"):
         if sid not in straits:
             raise BoardError(f"board patch removes an unknown strait: {sid}")
         del straits[sid]
-    for sid, spec in (patch.get("add_straits") or {}).items():
-        straits[sid] = dict(spec)
+    added = patch.get("add_straits") or {}
+    if not isinstance(added, dict) or not all(isinstance(v, dict) for v in added.values()):
+        raise BoardError("'add_straits' in a board patch maps strait ids to {ru, en, land, seas}")
+    for sid, spec in added.items():
+        straits[str(sid)] = dict(spec)
     data.update(land=land, sea=sea, edges=edges, straits=straits)
     if "name" in patch:
         data["name"] = patch["name"]
@@ -226,6 +243,15 @@ def _edge_ends(e) -> tuple[str, str]:
 
 def build_board(data: dict) -> Board:
     """Validate board data (the YAML schema) and build an immutable Board."""
+    try:
+        return _build_board(data)
+    except (TypeError, AttributeError, ValueError) as exc:  # a value of the wrong type somewhere
+        if isinstance(exc, BoardError):
+            raise
+        raise BoardError(f"malformed board data: {exc}".splitlines()[0]) from exc
+
+
+def _build_board(data: dict) -> Board:
     try:
         teams = data["teams"]
         team_of = {c: t for t in TEAMS for c in teams[t]}
@@ -283,6 +309,8 @@ def build_board(data: dict) -> Board:
     name = data.get("name") or {"ru": "Стандартное поле (1-е издание)", "en": "Standard board (1st edition)"}
     if isinstance(name, str):
         name = {"ru": name, "en": name}
+    if not isinstance(name, dict) or not all(isinstance(v, str) for v in name.values()):
+        raise BoardError("a board's name is a text or {ru: …, en: …}")
     return Board(
         name=MappingProxyType(dict(name)),
         spaces=MappingProxyType(spaces),

@@ -29,6 +29,9 @@ def parse_action(board: Board, raw, index: int = 0) -> Action:
         raise PositionError(f"{where}: unknown country {raw['country']!r}")
     if raw["space"] not in board.spaces:
         raise PositionError(f"{where}: unknown space {raw['space']!r}")
+    for key in ("target_country", "kind"):
+        if raw.get(key) is not None and not isinstance(raw[key], str):
+            raise PositionError(f"{where}: '{key}' must be a string")
     target = raw.get("target_country")
     if target is not None and target not in board.countries:
         raise PositionError(f"{where}: unknown target_country {target!r}")
