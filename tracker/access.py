@@ -46,3 +46,13 @@ def _seat(game, token):
 
 def known_games(request) -> set[int]:
     return {int(k) for k in request.session.get(SESSION_KEY, {})}
+
+
+def actor_or_403(request, game):
+    """(actor, None), or (None, the 403 page that asks for a link)."""
+    from django.shortcuts import render
+
+    actor = actor_for(request, game)
+    if actor is None:
+        return None, render(request, "no_access.html", {"game": game}, status=403)
+    return actor, None

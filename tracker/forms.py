@@ -1,6 +1,6 @@
 """Forms: they only parse and bound input; the rules engine decides what is legal."""
 from django import forms
-from django.utils.translation import get_language, gettext_lazy as _
+from django.utils.translation import gettext_lazy as _
 
 from gameplay.qmg import load_board
 from gameplay.qmg.cards import fold, load_catalogue
@@ -8,13 +8,11 @@ from gameplay.qmg.table import BASIC_CARD_ACTION, CARD_TYPES, CARD_TYPE_NAMES
 
 from .models import BoardVariant
 from .services import DEFAULT_SEATING
+from .language import lang as _lang
 
 BOARD = load_board()
 COUNTRIES = BOARD.turn_order
 
-
-def _lang():
-    return "en" if (get_language() or "ru").startswith("en") else "ru"
 
 
 def limit_countries(field, countries):

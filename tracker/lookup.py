@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
-from django.utils.translation import get_language, gettext as _, gettext_lazy
+from django.utils.translation import gettext as _, gettext_lazy
 from django.views.decorators.http import require_GET
 
 from gameplay.qmg import Action, check_action, compute_supply, load_board, rulebook
@@ -11,6 +11,7 @@ from gameplay.qmg.cards import load_catalogue
 
 from . import access, selectors
 from .models import Game
+from .language import lang as _lang
 
 CATALOGUE = load_catalogue()
 TYPE_NAMES = {
@@ -20,9 +21,6 @@ TYPE_NAMES = {
     "economic_warfare": gettext_lazy("Economic Warfare"),
 }
 
-
-def _lang() -> str:
-    return "en" if (get_language() or "ru").startswith("en") else "ru"
 
 
 @require_GET

@@ -12,7 +12,7 @@ from django.http import HttpResponse, HttpResponseForbidden
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language, gettext as _
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from gameplay.qmg import compute_supply, victory_step
@@ -26,10 +26,8 @@ from .forms import (
 )
 from .lan import lan_addresses
 from .models import BoardVariant, Event, Game, PrivateNote, Seat, new_token
+from .language import lang as _lang
 
-
-def _lang() -> str:
-    return "en" if (get_language() or "ru").startswith("en") else "ru"
 
 
 # ------------------------------------------------------------------------------------------
@@ -78,11 +76,7 @@ def boards(request):
     return render(request, "boards.html", {"form": form, "variants": BoardVariant.objects.order_by("name")})
 
 
-def _actor_or_403(request, game):
-    actor = access.actor_for(request, game)
-    if actor is None:
-        return None, render(request, "no_access.html", {"game": game}, status=403)
-    return actor, None
+_actor_or_403 = access.actor_or_403
 
 
 def _absolute(request, path: str) -> str:

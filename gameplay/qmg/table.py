@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from .board import ALLIES, AXIS, Board
 from .reasons import Reason
 from .rules import (
-    ACTION_TYPES, Action, apply_action, check_action, compute_supply, home_occupier, strait_status,
+    ACTION_TYPES, Action, apply_action, compute_supply, home_occupier, strait_status,
     sudden_victory, sudden_victory_reason, victory_step,
 )
 from . import air

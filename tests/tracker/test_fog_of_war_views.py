@@ -272,7 +272,6 @@ def test_table_choice_for_the_wins_pile_is_checked(game, players):
 
 def test_private_data_never_reaches_the_other_seat_or_a_spectator(client):
     game = create(client, axis_cards="L3 L2 L1 N2 F1 A2 L4 L5", allies_cards="L1 L2 L3 N1 N2 F2 Z A1")
-    from django.test import Client
 
     axis, allies, watcher = clients(None, game)
     post(axis, game, "start_turn")

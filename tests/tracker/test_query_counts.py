@@ -18,7 +18,7 @@ from django.test import Client, override_settings
 from django.test.utils import CaptureQueriesContext
 
 from tracker import selectors, services
-from tracker.models import Event, Game
+from tracker.models import Game
 from tracker.services import Actor, DEFAULT_SEATING
 
 pytestmark = pytest.mark.django_db  # also makes pytest-django create the test database for the module fixture

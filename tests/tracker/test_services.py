@@ -2,7 +2,7 @@
 import pytest
 
 from tracker import selectors, services
-from tracker.models import Event, Game, Piece
+from tracker.models import Event, Piece
 from tracker.services import Actor, DEFAULT_SEATING
 
 pytestmark = pytest.mark.django_db

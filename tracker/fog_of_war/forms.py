@@ -4,19 +4,17 @@ from __future__ import annotations
 import re
 
 from django import forms
-from django.utils.translation import get_language, gettext_lazy as _, pgettext_lazy
+from django.utils.translation import gettext_lazy as _, pgettext_lazy
 
 from gameplay.fog_of_war.board import KNOWN_PROVINCES, SIDES
 from gameplay.fog_of_war.config import FowSettings
+from tracker.language import lang
 
 SETTINGS_IN_FORM_SKIP = ("board_fixture", "card_fixture", "wheel_positions", "supply_rules")
 WHEEL_MARKS = [("launch", _("launchable, no mark")), ("not_ready", _("not ready (crossed arrow)")),
                ("A+1", _("launchable, A+1")), ("D+1", _("launchable, D+1"))]
 CARD_RE = re.compile(r"^(\d+|([LNFA]\d+|Z)([\s,]+([LNFA]\d+|Z))*)$", re.I)
 
-
-def lang() -> str:
-    return "en" if (get_language() or "ru").startswith("en") else "ru"
 
 
 def setting_field_name(key: str) -> str:

@@ -12,7 +12,7 @@ from django.contrib import messages
 from django.http import Http404, HttpResponseForbidden
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.translation import get_language, gettext as _
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from gameplay.fog_of_war import year_end as ye
@@ -25,17 +25,15 @@ from tracker.models import Game
 
 from . import rules  # noqa: F401  (registers the adapter at start-up)
 from .forms import MapForm, NewFogGameForm
-from .rules import (OUTCOME_NAMES, RULES, BadCommand, card_code, complete_battle_command, engine, parse_card_list,
+from .rules import (OUTCOME_NAMES, RULES, card_code, complete_battle_command, engine, parse_card_list,
                     province_name, year_end_next)
+from tracker.language import lang as _lang
 
 HAND_COMMANDS = ("defend", "new_op", "reinforce_op", "reinforce_quagmire")
 TURN_COMMANDS = HAND_COMMANDS + ("start_turn", "cancel_op", "launch", "resolve_quagmire", "intel", "end_turn")
 YE_SIDE_COMMANDS = ("ye_spend", "ye_recall")
 GLOBAL_COMMANDS = ("set_map", "set_control") + tuple(c for c in rules.YE_COMMANDS if c not in YE_SIDE_COMMANDS)
 
-
-def _lang() -> str:
-    return "en" if (get_language() or "ru").startswith("en") else "ru"
 
 
 class BadInput(ValueError):
@@ -123,7 +121,6 @@ def table_view(state: dict, viewer: str | None, lang: str) -> dict:
             row["hand_cards"] = [_card(c) for c in s.hand]
         sides.append(row)
     provinces = []
-    supplied = {s: st.supplied(s) for s in SIDES}
     for key, p in st.provinces.items():
         d = st.pdef(key)
         row = {"key": key, "name": pname(key), "kind": d.kind, "control": p.control,

@@ -6,21 +6,19 @@ from __future__ import annotations
 import json
 
 from django import forms
-from django.utils.translation import get_language, gettext, gettext_lazy as _
+from django.utils.translation import gettext, gettext_lazy as _
 
 from gameplay.generalissimus import Settings, SettingsError, describe_settings
 from gameplay.generalissimus.geometry import all_sectors
 from gameplay.generalissimus.settings import DEFAULT_PILE, TERRAINS
 from gameplay.generalissimus.state import CARD_TYPES, FORMATIONS, ZONES
+from tracker.language import lang
 
 SIDES = ("south", "north")
 KIND_SHORT = {"infantry": "inf", "cavalry": "cav", "artillery": "art"}
 FACE = {"south": "N", "north": "S"}
 HOME = {"south": "1", "north": "6"}
 
-
-def lang() -> str:
-    return "en" if (get_language() or "ru").startswith("en") else "ru"
 
 
 def card_label(ctype: str) -> str:

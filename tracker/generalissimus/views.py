@@ -21,8 +21,9 @@ from gameplay.generalissimus.settings import SettingsError
 from .. import access, jsongames, selectors, services
 from ..models import Event, Game
 from . import forms as F
-from .rules import RULES, SIDES, dice_needs, engine_of, initial_state, sides_to_reveal
+from .rules import SIDES, dice_needs, engine_of, initial_state, sides_to_reveal
 from .svg import render_board
+from tracker.language import lang as _lang
 
 _rng = random.SystemRandom()
 
@@ -71,9 +72,6 @@ SETUP_REMINDERS = [
 ]
 
 
-def _lang() -> str:
-    return F.lang()
-
 
 def _reason(r) -> str:
     """An engine reason dict {'ru', 'en'} in the active language."""
@@ -111,11 +109,7 @@ def new(request):
 # the game page
 # ----------------------------------------------------------------------------------------------
 
-def _actor_or_403(request, game):
-    actor = access.actor_for(request, game)
-    if actor is None:
-        return None, render(request, "no_access.html", {"game": game}, status=403)
-    return actor, None
+_actor_or_403 = access.actor_or_403
 
 
 def _mine(actor) -> tuple[str, ...]:
