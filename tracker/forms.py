@@ -15,6 +15,31 @@ COUNTRIES = BOARD.turn_order
 
 
 
+class FastSelect(forms.Select):
+    """A <select> rendered in Python: the game page has many 48-space selects, and Django's
+    per-option templates made them the bulk of every refresh."""
+
+    def render(self, name, value, attrs=None, renderer=None):
+        from django.utils.html import format_html, format_html_join
+        from django.utils.safestring import mark_safe
+
+        final = self.build_attrs(self.attrs, attrs)
+        current = "" if value is None else str(value)
+        options = format_html_join(
+            "", '<option value="{}"{}>{}</option>',
+            ((str(v), mark_safe(" selected") if str(v) == current else "", label) for v, label in self.choices))
+        attrs_html = format_html_join("", ' {}="{}"', ((k, v) for k, v in final.items() if v not in (None, False)))
+        return format_html('<select name="{}"{}>{}</select>', name, attrs_html, options)
+
+
+class ChoiceField(forms.ChoiceField):
+    widget = FastSelect
+
+
+class TypedChoiceField(forms.TypedChoiceField):
+    widget = FastSelect
+
+
 def limit_countries(field, countries):
     """Offer only ``countries`` but accept any: whether this seat may act for a country is the
     service's decision (403), not a form error."""
@@ -41,9 +66,10 @@ class VersionForm(forms.Form):
     version = forms.IntegerField(widget=forms.HiddenInput, min_value=0)
 
 
+
 class NewGameForm(forms.Form):
     name = forms.CharField(label=_("Game name"), max_length=100, initial=_("Game night"))
-    players = forms.TypedChoiceField(label=_("Number of players"), coerce=int, initial=2,
+    players = TypedChoiceField(label=_("Number of players"), coerce=int, initial=2,
                                      choices=[(n, str(n)) for n in range(2, 7)])
     player_1 = forms.CharField(label=_("Player 1"), max_length=60, required=False)
     player_2 = forms.CharField(label=_("Player 2"), max_length=60, required=False)
@@ -54,12 +80,12 @@ class NewGameForm(forms.Form):
     default_seating = forms.BooleanField(
         label=_("Countries per player from the rulebook table"), initial=True, required=False,
         help_text=_("Untick to choose below which player plays each country."))
-    seat_germany = forms.TypedChoiceField(label=_("Germany"), coerce=int, choices=[(n, n) for n in range(1, 7)], initial=1)
-    seat_united_kingdom = forms.TypedChoiceField(label=_("United Kingdom"), coerce=int, choices=[(n, n) for n in range(1, 7)], initial=2)
-    seat_japan = forms.TypedChoiceField(label=_("Japan"), coerce=int, choices=[(n, n) for n in range(1, 7)], initial=3)
-    seat_soviet_union = forms.TypedChoiceField(label=_("Soviet Union"), coerce=int, choices=[(n, n) for n in range(1, 7)], initial=4)
-    seat_italy = forms.TypedChoiceField(label=_("Italy"), coerce=int, choices=[(n, n) for n in range(1, 7)], initial=5)
-    seat_united_states = forms.TypedChoiceField(label=_("United States"), coerce=int, choices=[(n, n) for n in range(1, 7)], initial=6)
+    seat_germany = TypedChoiceField(label=_("Germany"), coerce=int, choices=[(n, n) for n in range(1, 7)], initial=1)
+    seat_united_kingdom = TypedChoiceField(label=_("United Kingdom"), coerce=int, choices=[(n, n) for n in range(1, 7)], initial=2)
+    seat_japan = TypedChoiceField(label=_("Japan"), coerce=int, choices=[(n, n) for n in range(1, 7)], initial=3)
+    seat_soviet_union = TypedChoiceField(label=_("Soviet Union"), coerce=int, choices=[(n, n) for n in range(1, 7)], initial=4)
+    seat_italy = TypedChoiceField(label=_("Italy"), coerce=int, choices=[(n, n) for n in range(1, 7)], initial=5)
+    seat_united_states = TypedChoiceField(label=_("United States"), coerce=int, choices=[(n, n) for n in range(1, 7)], initial=6)
     early_victory = forms.BooleanField(label=_("Optional rule: early victory at 30 VP ahead"), required=False)
     air_marshal = forms.BooleanField(label=_("Air Marshal expansion (12 cards dealt, keep 7; air forces; air step)"),
                                      required=False)
@@ -132,9 +158,9 @@ class PlayCardForm(VersionForm):
     card = forms.CharField(label=_("Card by name (optional)"), required=False, max_length=120,
                            help_text=_("Type a few letters of the card's Russian or English name."),
                            widget=forms.TextInput(attrs={"list": "deck-cards", "autocomplete": "off"}))
-    card_type = forms.ChoiceField(label=_("Card type"))
-    space = forms.ChoiceField(label=_("Target space"), required=False)
-    target_country = forms.ChoiceField(label=_("Whose piece (if several)"), required=False)
+    card_type = ChoiceField(label=_("Card type"))
+    space = ChoiceField(label=_("Target space"), required=False)
+    target_country = ChoiceField(label=_("Whose piece (if several)"), required=False)
 
     def __init__(self, *args, board=BOARD, country=None, **kwargs):
         super().__init__(*args, **kwargs)
@@ -165,7 +191,7 @@ class PlayCardForm(VersionForm):
 class UseCardForm(VersionForm):
     """Use a status in play, or reveal a face-down response (named by its owner)."""
 
-    country = forms.ChoiceField(label=_("Country"))
+    country = ChoiceField(label=_("Country"))
     card = forms.CharField(label=_("Status or response"), max_length=120,
                            widget=forms.TextInput(attrs={"list": "table-cards", "autocomplete": "off"}))
 
@@ -184,7 +210,7 @@ class UseCardForm(VersionForm):
 
 
 class PassForm(VersionForm):
-    country = forms.ChoiceField(label=_("Country"))
+    country = ChoiceField(label=_("Country"))
 
     def __init__(self, *args, countries=COUNTRIES, **kwargs):
         super().__init__(*args, **kwargs)
@@ -192,7 +218,7 @@ class PassForm(VersionForm):
 
 
 class ReallocateForm(VersionForm):
-    card_type = forms.ChoiceField(label=_("Card taken from the deck"))
+    card_type = ChoiceField(label=_("Card taken from the deck"))
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -201,7 +227,7 @@ class ReallocateForm(VersionForm):
 
 
 class NoteForm(forms.Form):
-    country = forms.ChoiceField(label=_("Country"))
+    country = ChoiceField(label=_("Country"))
     text = forms.CharField(label=_("Private note (only you see it)"), required=False, max_length=2000,
                            widget=forms.Textarea(attrs={"rows": 3}))
 
@@ -220,11 +246,11 @@ STEP_NAMES = {
 
 
 class StepForm(VersionForm):
-    action = forms.ChoiceField(label=_("Step"), choices=list(STEP_NAMES.items()))
-    country = forms.ChoiceField(label=_("For country"))
-    space = forms.ChoiceField(label=_("Space"), required=False)
-    target_country = forms.ChoiceField(label=_("Whose piece / whose deck"), required=False)
-    kind = forms.ChoiceField(label=_("Piece"), required=False,
+    action = ChoiceField(label=_("Step"), choices=list(STEP_NAMES.items()))
+    country = ChoiceField(label=_("For country"))
+    space = ChoiceField(label=_("Space"), required=False)
+    target_country = ChoiceField(label=_("Whose piece / whose deck"), required=False)
+    kind = ChoiceField(label=_("Piece"), required=False,
                              choices=[("", "—"), ("army", _("army")), ("navy", _("navy"))])
     n = forms.IntegerField(label=_("How many"), required=False, min_value=-10, max_value=40)
 
@@ -285,9 +311,9 @@ class BoardVariantForm(forms.ModelForm):
 class AirForm(VersionForm):
     """Air Marshal commands: deploy, move, retreat, air defence, air strike, bolster."""
 
-    country = forms.ChoiceField(label=_("Country"), required=False)
-    space = forms.ChoiceField(label=_("Space"), required=False)
-    from_space = forms.ChoiceField(label=_("From"), required=False)
+    country = ChoiceField(label=_("Country"), required=False)
+    space = ChoiceField(label=_("Space"), required=False)
+    from_space = ChoiceField(label=_("From"), required=False)
     name = forms.CharField(label=_("Card name as printed"), required=False, max_length=80)
 
     def __init__(self, *args, countries=COUNTRIES, board=BOARD, **kwargs):
@@ -296,3 +322,4 @@ class AirForm(VersionForm):
         self.fields["country"].choices = [("", "—")] + self.fields["country"].choices
         self.fields["space"].choices = [("", "—")] + space_choices(board)
         self.fields["from_space"].choices = [("", "—")] + space_choices(board)
+
