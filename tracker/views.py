@@ -317,9 +317,22 @@ def _board_context(board, table, supply, lang) -> dict:
         return {"board_svg": "", "space_rows": []}
     ground = replace(table.position, pieces=tuple(p for p in table.position.pieces if p.kind != "air"))
     air = [(p.country, p.space) for p in table.position.pieces if p.kind == "air"]
+    # computed only when the template's cached map fragment is missing (a template calls callables);
     # render_board_svg escapes every name it inserts
-    return {"board_svg": mark_safe(render_board_svg(board, ground, supply, lang=lang, air=air)),
-            "space_rows": space_rows(board, ground, supply, lang=lang)}
+    return {"board_svg": _once(lambda: mark_safe(render_board_svg(board, ground, supply, lang=lang, air=air))),
+            "space_rows": _once(lambda: space_rows(board, ground, supply, lang=lang))}
+
+
+def _once(compute):
+    """A callable that computes its value on the first call only."""
+    box = []
+
+    def value():
+        if not box:
+            box.append(compute())
+        return box[0]
+
+    return value
 
 
 @require_GET
