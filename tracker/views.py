@@ -93,7 +93,7 @@ def _absolute(request, path: str) -> str:
 def _qr_svg(url: str) -> str:
     import segno
 
-    return segno.make(url, error="m").svg_inline(scale=4, dark="#1d2327", light="#ffffff")
+    return segno.make(url, error="m").svg_inline(scale=4, dark="#1d2327", light="#ffffff", omitsize=True)
 
 
 def seats(request, pk):
