@@ -25,9 +25,8 @@ from .forms import (
     StepForm, UseCardForm, VersionForm, card_name,
 )
 from .lan import lan_addresses
-from .models import BoardVariant, Event, Game, PrivateNote, Seat, new_token
 from .language import lang as _lang
-
+from .models import BoardVariant, Event, Game, PrivateNote, Seat, new_token
 
 
 # ------------------------------------------------------------------------------------------
@@ -52,7 +51,7 @@ def home(request):
         access.grant(request, game, "host", game.host_token)
         return redirect("seats", pk=game.pk)
     known = access.known_games(request)
-    games = [g for g in Game.objects.filter(winner="").order_by("-updated_at")[:50]]
+    games = list(Game.objects.filter(winner="").order_by("-updated_at")[:50])
     return render(request, "home.html", {"form": form, "games": games, "known": known})
 
 
