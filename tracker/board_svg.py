@@ -628,8 +628,8 @@ def render_board_svg(board: Board, position: Position, supply: SupplyReport | No
             f'data-facts="{data_facts}" data-pieces="{data_pieces}">'
             + ring + sp.inner + "".join(anchors) + "".join(tokens) + "</g>")
     out.append("</g>")
-    out.append(f'<g class="strait-labels" font-size="12" font-weight="700" paint-order="stroke" stroke="#ffffff" '
-               f'stroke-width="3.5" pointer-events="none">' + "".join(strait_labels) + "</g>")
+    out.append('<g class="strait-labels" font-size="12" font-weight="700" paint-order="stroke" stroke="#ffffff" '
+               'stroke-width="3.5" pointer-events="none">' + "".join(strait_labels) + "</g>")
     out.append(st.legend)
     out.append("</svg>")
     return "".join(out)

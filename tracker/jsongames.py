@@ -92,7 +92,7 @@ def replay_state(game: Game, events=None) -> dict:
 
 def submit_json(game_id: int, version: int, actor, command: dict, round_no: int = 0):
     """Check and apply one command of a JSON-state game, guarded by the game's version."""
-    from .services import APPLIED, FORBIDDEN, REFUSED, STALE, Result, _FORBIDDEN, _STALE
+    from .services import APPLIED, FORBIDDEN, REFUSED, STALE, Result, _FORBIDDEN, _STALE, track_done
 
     try:
         with transaction.atomic():
@@ -114,8 +114,7 @@ def submit_json(game_id: int, version: int, actor, command: dict, round_no: int 
                 seat=actor.seat, by_host=actor.is_host, command=command,
                 summary_ru=step.reason.ru, summary_en=step.reason.en)
             GameState.objects.filter(game=game).update(state=step.state)
-            game.done_moves = [*game.done_moves, event.seq]  # the log's projections, as for QMG
-            game.undone_moves = []
+            track_done(game, event.seq)  # the log's projections, as for QMG
             game.save(update_fields=["version", "updated_at", "done_moves", "undone_moves"])
             return Result(APPLIED, step.reason, step.notes, event)
     except IntegrityError:

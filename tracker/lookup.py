@@ -8,6 +8,7 @@ from django.views.decorators.http import require_GET
 
 from gameplay.qmg import Action, check_action, compute_supply, load_board, rulebook
 from gameplay.qmg.cards import load_catalogue
+from gameplay.qmg.table import turn_context
 
 from . import access, selectors
 from .models import Game
@@ -78,7 +79,7 @@ def ask(request, pk):
     lang = _lang()
     board = selectors.board_of(game)
     table = selectors.table_of(game)
-    supply = compute_supply(board, table.position, tuple(x for x in table.used if CATALOGUE.get(x)))
+    supply = compute_supply(board, table.position, turn_context(table))
     name = (lambda s: board.spaces[s].en) if lang == "en" else (lambda s: board.spaces[s].ru)
     cname = (lambda c: board.countries[c].en) if lang == "en" else (lambda c: board.countries[c].ru)
     pieces = [{"key": f"{p.country}:{p.kind}:{p.space}", "label": f"{cname(p.country)} — {_(p.kind)} — {name(p.space)}"}

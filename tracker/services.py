@@ -172,10 +172,15 @@ def _undo_redo(game_id, version, actor, kind) -> Result:
         return Result(STALE, _STALE)
 
 
-def track_move(game: Game, seq: int, round_no: int, vp_axis: int, vp_allies: int) -> None:
-    """Keep the log's projections (moves in effect, redo stack, VP per round) after a new move."""
+def track_done(game: Game, seq: int) -> None:
+    """A new move is in effect and nothing can be redone any more (any game)."""
     game.done_moves = [*game.done_moves, seq]
     game.undone_moves = []
+
+
+def track_move(game: Game, seq: int, round_no: int, vp_axis: int, vp_allies: int) -> None:
+    """Keep the log's projections (moves in effect, redo stack, VP per round) after a new QMG move."""
+    track_done(game, seq)
     rounds = [p for p in game.vp_rounds if p[0] != round_no]
     game.vp_rounds = sorted([*rounds, [round_no, vp_axis, vp_allies]])
 

@@ -16,9 +16,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from gameplay.qmg import compute_supply, victory_step
-from gameplay.qmg.table import CARD_TYPE_NAMES, PHASE_NAMES, reminders
+from gameplay.qmg.table import CARD_TYPE_NAMES, PHASE_NAMES, reminders, turn_context
 
 from . import access, jsongames, selectors, services
+from .board_svg import render_board_svg, space_rows
 from .charts import vp_chart_svg
 from .forms import (
     CATALOGUE, AirForm, BoardVariantForm, DiscardForm, NewGameForm, NoteForm, PassForm, PlayCardForm, ReallocateForm,
@@ -156,7 +157,7 @@ def _context(request, game: Game, actor, forms=None) -> dict:
     lang = _lang()
     board = selectors.board_of(game)
     table = selectors.table_of(game)
-    supply = compute_supply(board, table.position)
+    supply = compute_supply(board, table.position, turn_context(table))
     events = selectors.recent_events(game)
     active = table.active(board)
     mine = actor.countries(board)
@@ -170,7 +171,7 @@ def _context(request, game: Game, actor, forms=None) -> dict:
         "phase_name": PHASE_NAMES[table.phase][0] if lang == "ru" else PHASE_NAMES[table.phase][1],
         "played_name": CARD_TYPE_NAMES[table.played][i] if table.played else "",
         "my_turn": active in mine, "can_write": actor.can_write and not table.finished,
-        "reminders": [r.text(lang) for r in reminders(board, table)],
+        "reminders": [r.text(lang) for r in reminders(board, table, supply)],
         "unsupplied": [board.spaces[p.space].en if lang == "en" else board.spaces[p.space].ru
                        for p in supply.unsupplied_of(active)],
         "countries": [{"id": cid, "name": (board.countries[cid].ru, board.countries[cid].en)[i],
@@ -310,10 +311,6 @@ def _guided_steps(card, board, lang) -> list[dict]:
 
 
 def _board_context(board, table, supply, lang) -> dict:
-    try:
-        from .board_svg import render_board_svg, space_rows
-    except ImportError:  # the map module is optional while it is being built
-        return {"board_svg": "", "space_rows": []}
     ground = replace(table.position, pieces=tuple(p for p in table.position.pieces if p.kind != "air"))
     air = [(p.country, p.space) for p in table.position.pieces if p.kind == "air"]
     # computed only when the template's cached map fragment is missing (a template calls callables);

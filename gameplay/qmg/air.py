@@ -13,9 +13,6 @@ from .reasons import Reason
 from .rules import Adjacency, SupplyReport, Verdict, compute_supply
 from .state import AIR, ARMY, NAVY, Piece, Position
 
-RULE = ("Air Marshal", "Air Marshal")
-
-
 def _r(code, ru, en) -> Reason:
     return Reason(code, ru, en)
 

@@ -104,9 +104,6 @@ class Board:
     def homes(self) -> dict[str, str]:
         return {c.id: c.home for c in self.countries.values()}
 
-    def strait_pairs(self) -> dict[str, tuple[str, str]]:
-        return {s.id: s.seas for s in self.straits.values()}
-
 
 def _pair(a: str, b: str) -> frozenset[str]:
     return frozenset((a, b))

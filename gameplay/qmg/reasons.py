@@ -13,9 +13,6 @@ class Reason:
     ru: str
     en: str
 
-    def as_dict(self) -> dict:
-        return {"code": self.code, "ru": self.ru, "en": self.en}
-
     def text(self, lang: str = "ru") -> str:
         return self.en if lang == "en" else self.ru
 

@@ -49,10 +49,6 @@ class Adjacency:
         return b in self.board.static_neighbours(a) or b in self.extra.get(a, ())
 
 
-def adjacency(board: Board, position: Position, team: str, straits: dict[str, str] | None = None) -> Adjacency:
-    return Adjacency(board, straits if straits is not None else strait_status(board, position), team)
-
-
 # ------------------------------------------------------------------------------------------
 # Supply
 # ------------------------------------------------------------------------------------------

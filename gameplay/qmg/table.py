@@ -171,7 +171,7 @@ def _op_cards(t, op):
     return t
 
 
-def _ctx(table: Table) -> tuple[str, ...]:
+def turn_context(table: Table) -> tuple[str, ...]:
     """Cards used this turn, as the effects engine's context (markers like "reallocate" left out)."""
     cat = default_catalogue()
     return tuple(x for x in table.used if cat.get(x) is not None)
@@ -231,9 +231,6 @@ class Outcome:
     table: Table | None = None
     notes: tuple[Reason, ...] = ()  # reminders caused by this move (strait changed, recruit unsupplied, …)
 
-    @property
-    def summary(self) -> Reason:
-        return self.reason
 
 
 def _r(code: str, ru: str, en: str) -> Reason:
@@ -342,7 +339,7 @@ def _cmd_play_card(board, table, cmd) -> Outcome:
         ru_name, en_name = card_names(named)
     reason = _r("play.ok", f"Сыграна карта «{ru_name}».", f"Card played: {en_name}.")
     if named and card_type in ("event", "economic_warfare"):
-        points, lines = immediate_vp(board, table.position, named, country, context=_ctx(table))
+        points, lines = immediate_vp(board, table.position, named, country, context=turn_context(table))
         if points:
             ops.append({"op": "vp", "team": board.team_of(country), "n": points, "country": country,
                         "detail_ru": [ln.reason.ru for ln in lines], "detail_en": [ln.reason.en for ln in lines]})
@@ -351,7 +348,7 @@ def _cmd_play_card(board, table, cmd) -> Outcome:
         if not cmd.get("space"):
             raise CommandError("a Build or Battle card needs a target space")
         action = _action(board, {**cmd, "type": action_type, "country": country})
-        verdict, _ = apply_action(board, table.position, action, context=_ctx(table))
+        verdict, _ = apply_action(board, table.position, action, context=turn_context(table))
         if not verdict.legal:
             return Outcome(False, verdict.reason)
         ops += _piece_ops(verdict, action)
@@ -432,7 +429,7 @@ def _cmd_step(board, table, cmd) -> Outcome:
             raise CommandError("discard_from_deck needs a target_country")
         return discard_from_deck(board, table, target, _int(cmd.get("n"), 1, 40))
     action = _action(board, {**cmd, "type": action_type})
-    verdict, _ = apply_action(board, table.position, action, context=_ctx(table))
+    verdict, _ = apply_action(board, table.position, action, context=turn_context(table))
     if not verdict.legal:
         return Outcome(False, verdict.reason)
     return Outcome(True, verdict.reason, tuple(_piece_ops(verdict, action)), notes=verdict.warnings)
@@ -488,7 +485,7 @@ def _cmd_supply(board, table, cmd) -> Outcome:
     if problem:
         return problem
     country = table.active(board)
-    supply = compute_supply(board, table.position, _ctx(table))
+    supply = compute_supply(board, table.position, turn_context(table))
     gone = supply.unsupplied_of(country)
     ops = [{"op": "remove", **p.to_dict()} for p in gone]
     ops.append(_advance(table, "victory"))
@@ -506,7 +503,7 @@ def _cmd_score(board, table, cmd) -> Outcome:
     if problem:
         return problem
     country = table.active(board)
-    result = victory_step(board, table.position, country, context=_ctx(table))
+    result = victory_step(board, table.position, country, context=turn_context(table))
     team = board.team_of(country)
     ops = []
     if result.points:
@@ -708,7 +705,7 @@ def _cmd_deploy_air(board, table, cmd) -> Outcome:
     if space not in board.spaces:
         raise CommandError(f"unknown space: {space!r}")
     verdict = air.deploy_air(board, table.position, country, space, table.options.air_limit(country),
-                             compute_supply(board, table.position, _ctx(table)))
+                             compute_supply(board, table.position, turn_context(table)))
     if not verdict.legal:
         return Outcome(False, verdict.reason)
     pay = _pay_card(board, table, country)
@@ -725,7 +722,7 @@ def _cmd_move_air(board, table, cmd) -> Outcome:
     src, dst = cmd.get("from_space"), cmd.get("space")
     if src not in board.spaces or dst not in board.spaces:
         raise CommandError("move_air needs from_space and space")
-    verdict = air.move_air(board, table.position, country, src, dst, compute_supply(board, table.position, _ctx(table)))
+    verdict = air.move_air(board, table.position, country, src, dst, compute_supply(board, table.position, turn_context(table)))
     if not verdict.legal:
         return Outcome(False, verdict.reason)
     pay = _pay_card(board, table, country)
@@ -751,7 +748,7 @@ def _cmd_air_retreat(board, table, cmd) -> Outcome:
     if src not in board.spaces or (dst is not None and dst not in board.spaces):
         raise CommandError("air_retreat needs from_space (and space, unless the air force is removed)")
     verdict = air.air_retreat(board, table.position, cmd["country"], src, dst,
-                              compute_supply(board, table.position, _ctx(table)))
+                              compute_supply(board, table.position, turn_context(table)))
     if not verdict.legal:
         return Outcome(False, verdict.reason)
     return Outcome(True, verdict.reason, tuple(_piece_ops(verdict)))
@@ -843,13 +840,13 @@ def _strait_notes(board, before: Position, after: Position) -> list[Reason]:
 # Reminders of rules people forget, for the current moment
 # ------------------------------------------------------------------------------------------
 
-def reminders(board: Board, table: Table) -> list[Reason]:
+def reminders(board: Board, table: Table, supply=None) -> list[Reason]:
     if table.finished:
         return []
     out = []
     country = table.active(board)
     c = board.countries[country]
-    supply = compute_supply(board, table.position, _ctx(table))
+    supply = supply or compute_supply(board, table.position, turn_context(table))
     k = table.cards_of(country)
     if table.phase == "play" and k.hand == 0 and not table.played:
         out.append(_r("reminder.empty_hand", "Рука пуста: пропустите фазу розыгрыша — это ничего не стоит.",
