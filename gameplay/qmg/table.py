@@ -241,6 +241,9 @@ def _refused(code, ru, en) -> Outcome:
     return Outcome(False, _r(code, ru, en))
 
 
+_TEXT_FIELDS = ("country", "space", "from_space", "card_id", "card_type", "action", "target_country", "kind", "name")
+
+
 def apply_command(board: Board, table: Table, command: dict) -> Outcome:
     """Check one entry of a player and return what it changes (or why it is refused)."""
     if not isinstance(command, dict) or command.get("type") not in _COMMANDS:
@@ -248,6 +251,9 @@ def apply_command(board: Board, table: Table, command: dict) -> Outcome:
     if table.finished:
         return _refused("game.over", "Игра окончена: ходы больше не принимаются.",
                         "The game is over: no more moves are accepted.")
+    for key in _TEXT_FIELDS:  # ids and names are text; anything else is malformed, not merely illegal
+        if command.get(key) is not None and not isinstance(command[key], str):
+            raise CommandError(f"'{key}' must be text, got {type(command[key]).__name__}")
     country = command.get("country")
     if country is not None and country not in board.countries:
         raise CommandError(f"unknown country: {country!r}")

@@ -230,7 +230,9 @@ def test_early_victory_after_the_us_turn_when_30_ahead():
 
 def test_malformed_commands_raise_command_error():
     for bad in ({"type": "warp"}, "x", {"type": "discard", "n": "lots"}, {"type": "play_card", "card_type": "x"},
-                {"type": "step", "action": "fly", "country": "germany"}):
+                {"type": "step", "action": "fly", "country": "germany"},
+                {"type": "use_card", "country": "germany", "card_id": [1, 2]},
+                {"type": "step", "action": "remove", "country": "germany", "space": ["germany"]}):
         with pytest.raises(CommandError):
             t = new_table(BOARD)
             if isinstance(bad, dict) and bad.get("type") == "discard":
