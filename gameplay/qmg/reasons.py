@@ -4,17 +4,7 @@ Templates use ``str.format`` fields; space and country names are filled in per l
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-
-@dataclass(frozen=True)
-class Reason:
-    code: str
-    ru: str
-    en: str
-
-    def text(self, lang: str = "ru") -> str:
-        return self.en if lang == "en" else self.ru
+from gameplay.common import Reason
 
 
 # code: (ru template, en template)
