@@ -1,18 +1,20 @@
 """Turn engine: rotation and expiry, the six actions, launch and quagmire resolution, end of turn.
 
-Every function takes a state and returns a ``Result``; on success ``result.state`` is a new state
+Every function takes a state and returns an ``Outcome``; on success ``outcome.state`` is a new state
 and the given one is untouched.
 """
 from __future__ import annotations
 
 import random
 
+from gameplay.common import Outcome
+
 from .battle import QUAGMIRE, VICTORY, BattleInput, card_flow, compute
 from .board import other
 from .cards import Card
 from .events import cancel_op, cascade, check_allied_win, ussr_enters
 from .state import SLOTS, GameState, Operation, Quagmire, draw_up_to
-from .texts import Result, ok, refuse
+from .texts import ok, refuse
 
 
 def is_reduced(st: GameState, side: str) -> bool:
@@ -20,7 +22,7 @@ def is_reduced(st: GameState, side: str) -> bool:
     return st.settings.exhausted_turn_mode == "reduced" and not st.sides[side].deck
 
 
-def turn_check(st: GameState, side: str, *, play: bool = False, intel: bool = False) -> Result | None:
+def turn_check(st: GameState, side: str, *, play: bool = False, intel: bool = False) -> Outcome | None:
     if st.winner:
         return refuse("game_over")
     if st.phase != "turn":
@@ -34,7 +36,7 @@ def turn_check(st: GameState, side: str, *, play: bool = False, intel: bool = Fa
     return None
 
 
-def _take_hand(st: GameState, side: str, card_ids: list[str]) -> list[Card] | Result:
+def _take_hand(st: GameState, side: str, card_ids: list[str]) -> list[Card] | Outcome:
     hand = st.sides[side].hand
     if not card_ids:
         return refuse("no_cards_given")
@@ -50,11 +52,11 @@ def _take_hand(st: GameState, side: str, card_ids: list[str]) -> list[Card] | Re
     return taken
 
 
-def _province(st: GameState, key: str) -> Result | None:
+def _province(st: GameState, key: str) -> Outcome | None:
     return None if key in st.provinces else refuse("unknown_province", province=key)
 
 
-def start_turn(state: GameState) -> Result:
+def start_turn(state: GameState) -> Outcome:
     """Rotate the active side's wheel one notch; ops back at NEW OP are cancelled (§2.2-2.3)."""
     if state.winner:
         return refuse("game_over")
@@ -76,7 +78,7 @@ def start_turn(state: GameState) -> Result:
     return ok(st, expired=expired, pointer=side.wheel_pointer)
 
 
-def defend(state: GameState, side: str, province: str, card_ids: list[str]) -> Result:
+def defend(state: GameState, side: str, province: str, card_ids: list[str]) -> Outcome:
     """Action 1: hand cards face down into an own or neutral province not in quagmire."""
     st = state.copy()
     bad = turn_check(st, side, play=True) or _province(st, province)
@@ -88,13 +90,13 @@ def defend(state: GameState, side: str, province: str, card_ids: list[str]) -> R
     if prov.quagmire:
         return refuse("in_quagmire", province=province)
     cards = _take_hand(st, side, card_ids)
-    if isinstance(cards, Result):
+    if isinstance(cards, Outcome):
         return cards
     prov.defence[side].extend(c.shown(False) for c in cards)
     return ok(st)
 
 
-def new_operation(state: GameState, side: str, target: str, card_ids: list[str], *, replace: bool = False) -> Result:
+def new_operation(state: GameState, side: str, target: str, card_ids: list[str], *, replace: bool = False) -> Outcome:
     """Action 2: province card plus >=1 hand card at NEW OP; an op already there is cancelled (confirm)."""
     st = state.copy()
     bad = turn_check(st, side, play=True) or _province(st, target)
@@ -116,7 +118,7 @@ def new_operation(state: GameState, side: str, target: str, card_ids: list[str],
     for o in at_new:
         cancel_op(st, side, o.slot)
     cards = _take_hand(st, side, card_ids)
-    if isinstance(cards, Result):
+    if isinstance(cards, Outcome):
         return cards
     s.province_deck.remove(target)
     s.operations.append(Operation(s.wheel_pointer, target, [c.shown(False) for c in cards], st.turn_no))
@@ -125,7 +127,7 @@ def new_operation(state: GameState, side: str, target: str, card_ids: list[str],
     return ok(st, slot=s.wheel_pointer, cancelled=[o.slot for o in at_new])
 
 
-def cancel_operation(state: GameState, side: str, slot: str) -> Result:
+def cancel_operation(state: GameState, side: str, slot: str) -> Outcome:
     """Action 3 (also allowed in reduced turns)."""
     st = state.copy()
     bad = turn_check(st, side)
@@ -137,7 +139,7 @@ def cancel_operation(state: GameState, side: str, slot: str) -> Result:
     return ok(st)
 
 
-def reinforce_operation(state: GameState, side: str, slot: str, card_ids: list[str]) -> Result:
+def reinforce_operation(state: GameState, side: str, slot: str, card_ids: list[str]) -> Outcome:
     """Action 4: add hand cards face down to any own op."""
     st = state.copy()
     bad = turn_check(st, side, play=True)
@@ -147,13 +149,13 @@ def reinforce_operation(state: GameState, side: str, slot: str, card_ids: list[s
     if op is None:
         return refuse("no_such_op", slot=slot)
     cards = _take_hand(st, side, card_ids)
-    if isinstance(cards, Result):
+    if isinstance(cards, Outcome):
         return cards
     op.cards.extend(c.shown(False) for c in cards)
     return ok(st)
 
 
-def reinforce_quagmire(state: GameState, side: str, province: str, card_ids: list[str]) -> Result:
+def reinforce_quagmire(state: GameState, side: str, province: str, card_ids: list[str]) -> Outcome:
     """Action 6: either side adds face-down cards; the originator must then resolve it this turn (B-19)."""
     st = state.copy()
     bad = turn_check(st, side, play=True) or _province(st, province)
@@ -163,7 +165,7 @@ def reinforce_quagmire(state: GameState, side: str, province: str, card_ids: lis
     if not prov.quagmire:
         return refuse("not_quagmire", province=province)
     cards = _take_hand(st, side, card_ids)
-    if isinstance(cards, Result):
+    if isinstance(cards, Outcome):
         return cards
     prov.quagmire_cards[side].extend(c.shown(False) for c in cards)
     if prov.quagmire.attacker == side and province not in st.pending_quagmires:
@@ -171,7 +173,7 @@ def reinforce_quagmire(state: GameState, side: str, province: str, card_ids: lis
     return ok(st, must_resolve=province in st.pending_quagmires)
 
 
-def check_origin(st: GameState, side: str, origin: str, target: str) -> Result:
+def check_origin(st: GameState, side: str, origin: str, target: str) -> Outcome:
     """Legal attack origin (§2.4, §2.9, B-17); with no map, adjacency and supply are left to the players."""
     bad = _province(st, origin)
     if bad:
@@ -194,7 +196,7 @@ def check_origin(st: GameState, side: str, origin: str, target: str) -> Result:
     return ok(supply="supplied")
 
 
-def _revealed(cards: list[Card], reveal: dict[str, Card]) -> list[Card] | Result:
+def _revealed(cards: list[Card], reveal: dict[str, Card]) -> list[Card] | Outcome:
     out = [reveal.get(c.id, c) for c in cards]
     for c in out:
         if c.category == "unknown":
@@ -205,7 +207,7 @@ def _revealed(cards: list[Card], reveal: dict[str, Card]) -> list[Card] | Result
 def launch_operation(state: GameState, side: str, slot: str, origin: str, *, use_superiority: bool = False,
                      wins_choice: list[str] | None = None, quagmire_choice: dict | None = None,
                      reveal: dict[str, Card] | None = None, amphibious: bool | None = None,
-                     climate: str | None = None, rng: random.Random | None = None) -> Result:
+                     climate: str | None = None, rng: random.Random | None = None) -> Outcome:
     """Action 5 (§2.5): checks first (nothing revealed on refusal), then events, battle and card flow.
 
     ``reveal`` supplies ledger-mode card values by id; ``amphibious``/``climate`` override the map.
@@ -253,7 +255,7 @@ def launch_operation(state: GameState, side: str, slot: str, origin: str, *, use
 def resolve_quagmire(state: GameState, side: str, province: str, *, use_superiority: bool = False,
                      wins_choice: list[str] | None = None, quagmire_choice: dict | None = None,
                      reveal: dict[str, Card] | None = None, climate: str | None = None,
-                     rng: random.Random | None = None) -> Result:
+                     rng: random.Random | None = None) -> Outcome:
     """Fight a quagmire again (§2.6: no +4, no wheel modifier; winter and superiority apply)."""
     st = state.copy()
     bad = turn_check(st, side) or _province(st, province)
@@ -274,14 +276,14 @@ def resolve_quagmire(state: GameState, side: str, province: str, *, use_superior
 
 
 def _fight(st: GameState, att: str, key: str, attack_cards: list[Card], *, from_quagmire: bool, amphibious: bool,
-           wheel_modifier: str, use_superiority: bool, wins_choice, quagmire_choice, reveal, climate, rng) -> Result:
-    """Compute and apply one battle on ``st`` (already a copy). Returns the Result with state and battle data."""
+           wheel_modifier: str, use_superiority: bool, wins_choice, quagmire_choice, reveal, climate, rng) -> Outcome:
+    """Compute and apply one battle on ``st`` (already a copy). Returns the Outcome with state and battle data."""
     dfd = other(att)
     prov = st.provinces[key]
     def_src = prov.quagmire_cards[dfd] + prov.defence[dfd] if from_quagmire else prov.defence[dfd]
     stacks = [_revealed(x, reveal) for x in (attack_cards, def_src, prov.neutral_cards)]
     for x in stacks:
-        if isinstance(x, Result):
+        if isinstance(x, Outcome):
             return x
     holder_role = "attacker" if st.superiority == att else "defender"
     kind = st.pdef(key).kind
@@ -342,7 +344,7 @@ def must_play_ok(st: GameState, side: str) -> bool:
     return is_reduced(st, side) or s.hand_at_turn_start == 0 or s.cards_played_this_turn > 0
 
 
-def end_turn(state: GameState, side: str) -> Result:
+def end_turn(state: GameState, side: str) -> Outcome:
     """Must-play and pending-quagmire checks, draw up to 3, winter flip, end of year, pass the turn."""
     st = state.copy()
     bad = turn_check(st, side, intel=True)

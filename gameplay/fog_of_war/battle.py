@@ -4,9 +4,11 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
+from gameplay.common import Outcome
+
 from .board import winter_bonus
 from .cards import Card, total
-from .texts import Result, ok, refuse
+from .texts import ok, refuse
 
 VICTORY, QUAGMIRE, DEFEAT, ROUT = "victory", "quagmire", "defeat", "rout"
 OUTCOMES = (VICTORY, QUAGMIRE, DEFEAT, ROUT)
@@ -116,7 +118,7 @@ def smallest_sufficient(cards: list[Card], kind: str, need: int) -> list[Card]:
 
 
 def check_wins(pool: list[Card], chosen_ids: list[str], kind: str, need: int, rule: str = "any_sufficient",
-               neutral: list[Card] = ()) -> Result:
+               neutral: list[Card] = ()) -> Outcome:
     """Is the winner's choice for its wins pile legal (§2.7, B-21)? ``data['cards']`` holds the set."""
     by_id = {c.id: c for c in pool}
     if any(c.id in chosen_ids for c in neutral):
@@ -138,7 +140,7 @@ def check_wins(pool: list[Card], chosen_ids: list[str], kind: str, need: int, ru
 # --- quagmire halving ----------------------------------------------------------------------
 
 def quagmire_losses(own: list[Card], neutral: list[Card] = (), *, chosen: list[str] | None = None,
-                    rng: random.Random | None = None) -> Result:
+                    rng: random.Random | None = None) -> Outcome:
     """Pick k = max(1, n//2) losers, own cards before neutral ones (§2.7 Quagmire, B-22).
 
     ``chosen`` is the table's pick (card ids), validated; otherwise ``rng`` draws it.
@@ -171,7 +173,7 @@ def quagmire_losses(own: list[Card], neutral: list[Card] = (), *, chosen: list[s
 
 def card_flow(br: BattleResult, kind: str, *, wins_choice: list[str] | None = None,
               quagmire_choice: dict[str, list[str]] | None = None, rng: random.Random | None = None,
-              wins_rule: str = "any_sufficient") -> Result:
+              wins_rule: str = "any_sufficient") -> Outcome:
     """Where each card goes for this outcome (§2.7). Roles: attacker / defender / neutral.
 
     ``data['flow']`` maps role -> pile -> cards; piles: discard, losses, wins, stays (province),
@@ -218,7 +220,7 @@ def card_flow(br: BattleResult, kind: str, *, wins_choice: list[str] | None = No
     return ok(flow=flow, province_card=cards, control_to_attacker=(o == VICTORY))
 
 
-def _pick_wins(pool, choice, kind, need, rule, neutral) -> Result:
+def _pick_wins(pool, choice, kind, need, rule, neutral) -> Outcome:
     if choice is None:
         return ok(cards=smallest_sufficient(pool, kind, need))
     return check_wins(pool, choice, kind, need, rule, neutral)

@@ -1,11 +1,13 @@
 """Battle cards (also used for neutral cards) and their land/sea values."""
 from __future__ import annotations
 
+import random
 import re
 from dataclasses import dataclass, replace
 
 CATEGORIES = ("land", "naval", "air", "fort", "zero", "unknown")
 _SHORT = re.compile(r"^([LNFAZ])(\d*)$")
+_CARD_LIST = re.compile(r"^(\d+|([LNFA]\d+|Z)([\s,]+([LNFA]\d+|Z))*)$", re.I)
 
 
 @dataclass(frozen=True)
@@ -112,3 +114,26 @@ def placeholders(owner: str, n: int, prefix: str | None = None) -> list[Card]:
 
 def total(cards, kind: str) -> int:
     return sum(c.value(kind) or 0 for c in cards)
+
+
+def card_list_ok(text: str) -> bool:
+    """A side's cards as typed: empty, a plain count (ledger mode) or shorthand codes (``L3 N2 F1 A2 Z``)."""
+    return not (text or "").strip() or bool(_CARD_LIST.match(text.strip()))
+
+
+def parse_card_list(text: str, owner: str, prefix: str, rng: random.Random) -> list[Card] | None:
+    """A side's cards typed as shorthand (``L3 L3 N2 F1 Z``) or a plain count (ledger mode).
+
+    Ids are opaque and assigned in a random order, so an id never tells a card's value.
+    Returns ``None`` for an empty text. Raises ``ValueError`` on bad input.
+    """
+    text = (text or "").replace(",", " ").strip()
+    if not text:
+        return None
+    if text.isdigit():
+        return placeholders(owner, int(text), prefix)
+    specs = text.split()
+    cards = [parse_card(s, owner, "x") for s in specs]
+    order = list(range(len(cards)))
+    rng.shuffle(order)
+    return [replace(cards[i], id=f"{prefix}-{n}") for n, i in enumerate(order, 1)]

@@ -85,8 +85,8 @@ def battle_case(case: dict) -> dict:
     fr = card_flow(br, c["kind"], wins_choice=c["wins_choice"], quagmire_choice=c["quagmire_choice"], rng=rng,
                    wins_rule=c["wins_rule"])
     if not fr.legal:
-        return {"legal": False, "A": br.a, "D": br.d, "outcome": br.outcome, "rule": fr.rule,
-                "reason_ru": fr.reason_ru, "reason_en": fr.reason_en}
+        return {"legal": False, "A": br.a, "D": br.d, "outcome": br.outcome, "rule": fr.reason.rule,
+                "reason_ru": fr.reason.ru, "reason_en": fr.reason.en}
     flow = fr.data["flow"]
     return {
         "legal": True,

@@ -5,6 +5,8 @@ import copy
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from .serial import to_dict
+
 PLACEHOLDER_WHEEL = [
     {"no_intel": True, "launchable": False, "modifier": "none"},
     *({"no_intel": False, "launchable": True, "modifier": "none"} for _ in range(5)),
@@ -130,7 +132,6 @@ class FowSettings:
         return cls(**data)
 
     def to_dict(self) -> dict:
-        from .serial import to_dict
         return to_dict(self)
 
     @classmethod

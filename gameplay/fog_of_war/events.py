@@ -4,7 +4,7 @@ from __future__ import annotations
 import random
 
 from .board import BRITAIN_CASCADE, PARIS_CASCADE
-from .state import GameState
+from .state import GameState, draw_up_to
 
 ALLIED_WIN_PROVINCES = ("berlin", "ruhr")
 VP_TO_WIN = 70
@@ -74,7 +74,6 @@ def ussr_enters(st: GameState, *, mid_year: bool, rng: random.Random | None = No
         allies.deck.extend(cards)
         (rng or random.Random()).shuffle(allies.deck)
         if was_empty:
-            from .state import draw_up_to
             draw_up_to(allies)
     else:
         allies.discard.extend(cards)

@@ -3,11 +3,13 @@ from __future__ import annotations
 
 import random
 
+from gameplay.common import Outcome
+
 from .actions import turn_check
 from .battle import halving_count
 from .board import other
 from .state import GameState
-from .texts import Result, ok, refuse
+from .texts import ok, refuse
 
 view_count = halving_count  # the spy sees half the stack, rounded down, at least 1
 
@@ -21,7 +23,7 @@ def bid_payments(rounds: int) -> list[tuple[str, int]]:
     return [("opponent" if i % 2 == 0 else "spy", 2 if i == 0 else 1) for i in range(rounds)]
 
 
-def target_stack(st: GameState, spy: str, target: dict) -> list | Result:
+def target_stack(st: GameState, spy: str, target: dict) -> list | Outcome:
     """The items of a legal intel target; ``target`` = {"kind": defence|neutral|op|quagmire|objectives, ...}."""
     opp = other(spy)
     kind = target.get("kind")
@@ -54,7 +56,7 @@ def target_stack(st: GameState, spy: str, target: dict) -> list | Result:
 
 
 def intel(state: GameState, spy: str, target: dict, *, end_of_turn: bool = False, counter_rounds: int = 0,
-          rng: random.Random | None = None) -> Result:
+          rng: random.Random | None = None) -> Outcome:
     """One intel attempt with ``counter_rounds`` payments after the opening (see ``bid_payments``).
 
     ``data``: result (success/cancelled), paid per side, n, k and ``seen`` (spy only; drawn with ``rng``).
@@ -69,7 +71,7 @@ def intel(state: GameState, spy: str, target: dict, *, end_of_turn: bool = False
     if s.end_of_turn_intel and not st.settings.intel_multi_end_of_turn:
         return refuse("intel_multi")
     stack = target_stack(st, spy, target)
-    if isinstance(stack, Result):
+    if isinstance(stack, Outcome):
         return stack
     if not stack:
         return refuse("intel_empty")
@@ -95,7 +97,7 @@ def intel(state: GameState, spy: str, target: dict, *, end_of_turn: bool = False
     return ok(st, result="success" if success else "cancelled", paid=paid, n=n, k=k if success else 0, seen=seen)
 
 
-def free_look(state: GameState, side: str, province: str | None = None, *, objectives: bool = False) -> Result:
+def free_look(state: GameState, side: str, province: str | None = None, *, objectives: bool = False) -> Outcome:
     """Allied free look, at any moment and for no tokens: Baltics, Kiev, Odessa (and the Morocco objectives
     when ``allied_objective_peek`` is ``free``)."""
     if side != "allies":

@@ -1,8 +1,12 @@
-"""Bilingual refusal reasons and the common ``Result`` value returned by every rule check."""
+"""Bilingual refusal reasons, names, and the shared ``Outcome`` every rule check returns.
+
+Every engine function answers with a :class:`gameplay.common.Outcome`: refused with a
+:class:`gameplay.common.Reason` (code, Russian, English, rule), or accepted with the new state
+(``state``) and what it computed (``data``).
+"""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from gameplay.common import Outcome, Reason
 
 # code -> (rule reference, Russian text, English text). Texts may hold {placeholders}.
 REASONS: dict[str, tuple[str, str, str]] = {
@@ -98,24 +102,40 @@ REASONS: dict[str, tuple[str, str, str]] = {
 }
 
 
-@dataclass
-class Result:
-    """Outcome of a rule check or action. ``state`` is the new game state when the action was applied."""
+OK = Reason("ok", "Принято.", "Accepted.")
 
-    legal: bool
-    code: str = ""
-    rule: str = ""
-    reason_ru: str = ""
-    reason_en: str = ""
-    state: Any = None
-    data: dict = field(default_factory=dict)
+SIDE_NAMES = {"axis": ("Ось", "Axis"), "allies": ("Союзники", "Allies")}
+OUTCOME_NAMES = {"victory": ("Победа", "Victory"), "quagmire": ("Упорные бои", "Quagmire"),
+                 "defeat": ("Поражение", "Defeat"), "rout": ("Разгром", "Rout")}
 
 
-def refuse(code: str, **kw) -> Result:
-    """A refusal naming the rule, in Russian and English."""
+def reason(code: str, **kw) -> Reason:
+    """The reason of ``REASONS[code]`` in Russian and English, naming its rule."""
     rule, ru, en = REASONS[code]
-    return Result(False, code, rule.format(**kw), ru.format(**kw), en.format(**kw))
+    return Reason(code, ru.format(**kw), en.format(**kw), rule.format(**kw))
 
 
-def ok(state=None, **data) -> Result:
-    return Result(True, state=state, data=data)
+def refuse(code: str, **kw) -> Outcome:
+    """A refusal naming the rule, in Russian and English."""
+    return Outcome(False, reason(code, **kw))
+
+
+def ok(state=None, **data) -> Outcome:
+    return Outcome(True, OK, state, data=data)
+
+
+def named(r: Reason) -> Reason:
+    """The reason with its rule written into both sentences (for a page that shows only the text)."""
+    if not r.rule or r.rule in r.ru:
+        return r
+    return Reason(r.code, f"{r.ru} ({r.rule})", f"{r.en} ({r.rule})", r.rule)
+
+
+def side_name(side: str | None, lang: str = "ru") -> str:
+    names = SIDE_NAMES.get(side, (side or "", side or ""))
+    return names[1] if lang == "en" else names[0]
+
+
+def outcome_name(outcome: str, lang: str = "ru") -> str:
+    names = OUTCOME_NAMES.get(outcome, (outcome, outcome))
+    return names[1] if lang == "en" else names[0]

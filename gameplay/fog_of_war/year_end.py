@@ -3,11 +3,14 @@ from __future__ import annotations
 
 import random
 
+from gameplay.common import Outcome
+
 from .board import SIDES, other
 from .cards import Card
-from .events import balkans_year_end, check_vp_win, finish, objectives_winner, usa_enters, ussr_enters
+from .events import (balkans_year_end, cancel_op, check_vp_win, finish, objectives_winner, usa_enters,
+                     ussr_enters)
 from .state import START, GameState, draw_up_to
-from .texts import Result, ok, refuse
+from .texts import ok, refuse
 
 YEAR_END_STEPS = (
     ("3.1", "score_vp"), ("3.2", "split_wins"), ("3.3", "refresh_intel"),
@@ -18,7 +21,7 @@ YEAR_END_STEPS = (
 LAST_YEAR = 1944
 
 
-def _begin(state: GameState, step: str) -> tuple[GameState | None, Result | None]:
+def _begin(state: GameState, step: str) -> tuple[GameState | None, Outcome | None]:
     if state.winner:
         return None, refuse("game_over")
     if state.phase != "year_end":
@@ -30,7 +33,7 @@ def _done(st: GameState, key: str) -> None:
     st.year_end.setdefault("done", []).append(key)
 
 
-def _ordered(st: GameState, step: str, side: str) -> Result | None:
+def _ordered(st: GameState, step: str, side: str) -> Outcome | None:
     """Side-ordered steps (3.5, 3.6): the side without superiority first, each once."""
     done = st.year_end.get("done", [])
     if f"{step}:{side}" in done:
@@ -47,18 +50,25 @@ def _income_provinces(st: GameState, side: str) -> list[str]:
     return keys
 
 
-def score_vp(state: GameState, vp_gain: int | None = None) -> Result:
+def axis_vp_gain(st: GameState) -> int | None:
+    """3.1: the VP printed on the Axis's province cards in front (B-9, ``vp_scope``); None without a map."""
+    if st.board is None:
+        return None
+    keys = _income_provinces(st, "axis")
+    if st.settings.vp_scope == "conquered_only":
+        keys = [k for k in keys if k not in START["axis"]["provinces"]]
+    return sum(st.pdef(k).vp for k in keys)
+
+
+def score_vp(state: GameState, vp_gain: int | None = None) -> Outcome:
     """3.1: Axis VP += VP printed on its province cards in front (B-9); 70 wins."""
     st, bad = _begin(state, "3.1")
     if bad:
         return bad
     if vp_gain is None:
-        if st.board is None:
+        vp_gain = axis_vp_gain(st)
+        if vp_gain is None:
             return refuse("needs_value", step="3.1", what="VP")
-        keys = _income_provinces(st, "axis")
-        if st.settings.vp_scope == "conquered_only":
-            keys = [k for k in keys if k not in START["axis"]["provinces"]]
-        vp_gain = sum(st.pdef(k).vp for k in keys)
     st.sides["axis"].vp += vp_gain
     _done(st, "3.1")
     won = check_vp_win(st)
@@ -70,7 +80,7 @@ def deal_split(cards: list[Card]) -> tuple[list[Card], list[Card]]:
     return cards[0::2], cards[1::2]
 
 
-def split_wins(state: GameState, rng: random.Random | None = None, shuffle: bool = True) -> Result:
+def split_wins(state: GameState, rng: random.Random | None = None, shuffle: bool = True) -> Outcome:
     """3.2: shuffle each wins pile and deal it discard, losses, discard, ..."""
     st, bad = _begin(state, "3.2")
     if bad:
@@ -89,7 +99,7 @@ def split_wins(state: GameState, rng: random.Random | None = None, shuffle: bool
     return ok(st, counts=counts)
 
 
-def refresh_intel(state: GameState) -> Result:
+def refresh_intel(state: GameState) -> Outcome:
     """3.3: used intel tokens become available again."""
     st, bad = _begin(state, "3.3")
     if bad:
@@ -113,7 +123,7 @@ def production_points(st: GameState, side: str, resources: int | None = None) ->
 
 
 def spend_production(state: GameState, side: str, *, losses_to_discard: list[str] = (), level: int = 0,
-                     intel_pairs: int = 0, vp: int = 0, resources: int | None = None) -> Result:
+                     intel_pairs: int = 0, vp: int = 0, resources: int | None = None) -> Outcome:
     """3.5: 1 PP per card losses->discard, per production level, per 2 intel tokens; the Axis 2 PP per VP."""
     st, bad = _begin(state, "3.5")
     if bad:
@@ -149,10 +159,8 @@ def spend_production(state: GameState, side: str, *, losses_to_discard: list[str
 
 
 def recall(state: GameState, side: str, *, provinces: dict[str, list[str]] | None = None,
-           ops: dict[str, list[str]] | None = None, cancel: list[str] = ()) -> Result:
+           ops: dict[str, list[str]] | None = None, cancel: list[str] = ()) -> Outcome:
     """3.6: take cards back from defence stacks and ops into discard, cancel ops; quagmires are locked."""
-    from .events import cancel_op
-
     st, bad = _begin(state, "3.6")
     if bad:
         return bad
@@ -194,7 +202,7 @@ def recall(state: GameState, side: str, *, provinces: dict[str, list[str]] | Non
     return ok(st, cancelled=list(cancel) + emptied)
 
 
-def balkans_step(state: GameState) -> Result:
+def balkans_step(state: GameState) -> Outcome:
     """3.7 (1940 only)."""
     st, bad = _begin(state, "3.7")
     if bad:
@@ -205,7 +213,7 @@ def balkans_step(state: GameState) -> Result:
     return ok(st, balkans=result)
 
 
-def usa_step(state: GameState) -> Result:
+def usa_step(state: GameState) -> Outcome:
     """3.8 (1941 only): USA cards join the Allied discard; North America supplies (B-15)."""
     st, bad = _begin(state, "3.8")
     if bad:
@@ -216,7 +224,7 @@ def usa_step(state: GameState) -> Result:
     return ok(st, usa_cards=n)
 
 
-def ussr_step(state: GameState) -> Result:
+def ussr_step(state: GameState) -> Outcome:
     """3.9 (1942 only, if the USSR is not yet at war)."""
     st, bad = _begin(state, "3.9")
     if bad:
@@ -227,7 +235,7 @@ def ussr_step(state: GameState) -> Result:
     return ok(st, ussr_provinces=moved)
 
 
-def new_decks(state: GameState, rng: random.Random | None = None, shuffle: bool = True) -> Result:
+def new_decks(state: GameState, rng: random.Random | None = None, shuffle: bool = True) -> Outcome:
     """3.10: discard (plus special sets already added) becomes the new deck; draw per ``new_year_draw`` (B-6)."""
     st, bad = _begin(state, "3.10")
     if bad:
@@ -248,7 +256,7 @@ def new_decks(state: GameState, rng: random.Random | None = None, shuffle: bool 
     return ok(st, drawn=drawn)
 
 
-def advance_year(state: GameState, objectives: list[str] | None = None) -> Result:
+def advance_year(state: GameState, objectives: list[str] | None = None) -> Outcome:
     """3.11: next year, summer side; after 1944 the objectives decide (``objectives`` enters them if unknown)."""
     st, bad = _begin(state, "3.11")
     if bad:
@@ -268,7 +276,7 @@ def advance_year(state: GameState, objectives: list[str] | None = None) -> Resul
     return ok(st, year=st.year)
 
 
-def add_reinforcements(state: GameState, cards: dict[str, list[Card]]) -> Result:
+def add_reinforcements(state: GameState, cards: dict[str, list[Card]]) -> Outcome:
     """3.12: this year's reinforcements go into each side's losses pile."""
     st, bad = _begin(state, "3.12")
     if bad:
@@ -284,7 +292,7 @@ def first_side(st: GameState) -> str:
     return "allies" if len(st.sides["allies"].deck) > len(st.sides["axis"].deck) else "axis"
 
 
-def start_new_year(state: GameState) -> Result:
+def start_new_year(state: GameState) -> Outcome:
     """Close the year-end record and hand the first turn to ``first_side``."""
     st, bad = _begin(state, "then")
     if bad:

@@ -1,11 +1,14 @@
-"""Card actions with legality checks. Each returns a Result; the input state is never mutated."""
+"""Card actions with legality checks. Each answers with an Outcome (``gameplay.common``); the input
+state is never mutated. The ``check_*`` functions answer None when the action is legal."""
 from __future__ import annotations
+
+from gameplay.common import Outcome
 
 from .core import (ChoiceError, InputError, advance, apply_hits, can_enter, disorder, fall_back,
                    home_rows, place, remove, rout, terrain_flags)
 from .geometry import (FACINGS, OFF, TOWARDS_ENEMY, adjacent, front_sectors, front_vectors, is_flank,
                        is_sector, shift, straight_rear, turn, xy, zone_of)
-from .reasons import Result, no, ok
+from .reasons import no, ok
 from .state import FORMATIONS, GameState, Unit
 
 FIRE_TYPES = {"musket_volley": "musket", "artillery_volley": "artillery"}
@@ -13,7 +16,7 @@ FIRE_TYPES = {"musket_volley": "musket", "artillery_volley": "artillery"}
 
 # --- shared checks -----------------------------------------------------------
 def _unit(s: GameState, uid: str, side: str | None, zone: str | None, allow_reserve: bool = False):
-    """(unit, None) if the unit can take an order, else (None, illegal Result)."""
+    """(unit, None) if the unit can take an order, else (None, refused Outcome)."""
     u = s.unit(uid)
     if u is None or not (u.on_board or (allow_reserve and u.location == "reserve")):
         return None, no("no_unit", unit=uid)
@@ -34,7 +37,7 @@ def _dice(dice, n: int, what: str) -> list[int]:
     return list(dice)
 
 
-def _formation_problem(u: Unit, formation: str) -> Result | None:
+def formation_problem(u: Unit, formation: str) -> Outcome | None:
     if formation not in FORMATIONS:
         raise InputError(f"unknown formation {formation!r}")
     if u.kind != "infantry" and formation in ("line", "square"):
@@ -80,7 +83,7 @@ def _check_reserve(s, u, to, zone, formation):
     if int(to[1]) not in home_rows(s, u.owner) or not zone_ok:
         return no("reserve_sector")
     if formation is not None:
-        bad = _formation_problem(u, formation)
+        bad = formation_problem(u, formation)
         if bad:
             return bad
     return _check_entry(s, u, to)
@@ -131,7 +134,7 @@ def _check_cavalry(s, u, path, facing):
     return None
 
 
-def move(s: GameState, uid: str, *, side=None, zone=None, to=None, path=None, facing=None, formation=None) -> Result:
+def move(s: GameState, uid: str, *, side=None, zone=None, to=None, path=None, facing=None, formation=None) -> Outcome:
     """Move card: one sector forward, a 1-2 step cavalry path, or a reserve entry (§2.6)."""
     bad = check_move(s, uid, side=side, zone=zone, to=to, path=path, facing=facing, formation=formation)
     if bad:
@@ -164,7 +167,7 @@ def move(s: GameState, uid: str, *, side=None, zone=None, to=None, path=None, fa
     return ok("moved", s, events=ev, unit=uid, sector=u.sector)
 
 
-def manoeuvre(s: GameState, uid: str, direction: str, *, side=None, zone=None) -> Result:
+def manoeuvre(s: GameState, uid: str, direction: str, *, side=None, zone=None) -> Outcome:
     """Manoeuvre card: turn 90° left or right."""
     if direction not in ("left", "right"):
         raise InputError("manoeuvre needs 'direction': 'left' or 'right'")
@@ -177,7 +180,7 @@ def manoeuvre(s: GameState, uid: str, direction: str, *, side=None, zone=None) -
     return ok("turned", s, events=[{"type": "turned", "unit": uid, "facing": u.facing}], unit=uid, facing=u.facing)
 
 
-def form_up(s: GameState, uid: str, formation: str, *, side=None, zone=None) -> Result:
+def form_up(s: GameState, uid: str, formation: str, *, side=None, zone=None) -> Outcome:
     """Form up card: set a formation allowed by the unit's type and blocks (§2.3)."""
     u = s.unit(uid)
     if u is not None and u.on_board and u.routed:
@@ -185,7 +188,7 @@ def form_up(s: GameState, uid: str, formation: str, *, side=None, zone=None) -> 
     u, bad = _unit(s, uid, side, zone)
     if bad:
         return bad
-    bad = _formation_problem(u, formation)
+    bad = formation_problem(u, formation)
     if bad:
         return bad
     s = s.copy()
@@ -194,7 +197,7 @@ def form_up(s: GameState, uid: str, formation: str, *, side=None, zone=None) -> 
               unit=uid, formation=formation)
 
 
-def rally(s: GameState, uid: str, *, side=None, zone=None) -> Result:
+def rally(s: GameState, uid: str, *, side=None, zone=None) -> Outcome:
     """Two Form up cards at once on a routed unit: the flag goes up (§2.10.4)."""
     u = s.unit(uid)
     if u is None or not u.on_board:
@@ -226,7 +229,7 @@ def check_retreat(s, uid, *, side=None, zone=None):
     return None
 
 
-def retreat(s: GameState, uid: str, *, side=None, zone=None) -> Result:
+def retreat(s: GameState, uid: str, *, side=None, zone=None) -> Outcome:
     """Retreat card: straight back towards the home edge, keeping formation and facing (§2.6.5)."""
     bad = check_retreat(s, uid, side=side, zone=zone)
     if bad:
@@ -318,7 +321,7 @@ def count_hits(dice: list[int], bonus: int, mode: str) -> int:
     return sum(1 for d in dice if d + add >= 5)
 
 
-def fire(s: GameState, shots: list[dict], *, side=None, zone=None) -> Result:
+def fire(s: GameState, shots: list[dict], *, side=None, zone=None) -> Outcome:
     """Resolve volleys simultaneously: dice from the start state, casualties applied together.
 
     Each shot: {"type": "musket_volley"|"artillery_volley", "unit", "target", "dice"}.
@@ -348,7 +351,7 @@ def fire(s: GameState, shots: list[dict], *, side=None, zone=None) -> Result:
               n=first["hits"] if len(hits) == 1 else "/".join(str(h["hits"]) for h in hits))
 
 
-def volley(s: GameState, kind: str, uid: str, tid: str, dice: list[int], *, side=None, zone=None) -> Result:
+def volley(s: GameState, kind: str, uid: str, tid: str, dice: list[int], *, side=None, zone=None) -> Outcome:
     return fire(s, [{"type": kind, "unit": uid, "target": tid, "dice": dice}], side=side, zone=zone)
 
 
@@ -391,7 +394,7 @@ def melee_totals(s: GameState, a: Unit, d: Unit, a_dice: list[int], d_dice: list
 
 
 def charge(s: GameState, uid: str, tid: str, *, attacker_dice=None, defender_dice=None, counter: bool = False,
-           retreat_choices: dict | None = None, side=None, zone=None) -> Result:
+           retreat_choices: dict | None = None, side=None, zone=None) -> Outcome:
     """Bayonets! charge on the unit in front (§2.9); `counter` = the target met it with Bayonets!."""
     bad = check_charge(s, uid, tid, side=side, zone=zone)
     if bad:
@@ -402,7 +405,7 @@ def charge(s: GameState, uid: str, tid: str, *, attacker_dice=None, defender_dic
         return no("bad_choice", unit=exc.unit, sector=exc.sector, n=", ".join(exc.options))
 
 
-def _charge(s, uid, tid, a_dice, d_dice, counter, choices) -> Result:
+def _charge(s, uid, tid, a_dice, d_dice, counter, choices) -> Outcome:
     a, t, ev = s.unit(uid), s.unit(tid), []
     target_sector = t.sector
     a.use_attack("bayonet")
@@ -449,7 +452,7 @@ def _charge(s, uid, tid, a_dice, d_dice, counter, choices) -> Result:
 
 
 # --- end of turn --------------------------------------------------------------------
-def forced_flight(s: GameState, choices: dict | None = None, first: str | None = None) -> Result:
+def forced_flight(s: GameState, choices: dict | None = None, first: str | None = None) -> Outcome:
     """Every unit routed before this turn falls back once; `first` side goes first (§2.10.3)."""
     s = s.copy()
     ev: list = []

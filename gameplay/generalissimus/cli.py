@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from . import actions as act
 from .core import InputError
+from .reasons import outcome_dict
 from .settings import SettingsError
 from .state import GameState, StateError
 from .turn import check_victory
@@ -114,6 +115,6 @@ def resolve_case(case: dict) -> dict:
         res = _run(s, case["action"])
     except (InputError, KeyError, TypeError) as exc:
         raise CaseError(_one_line(exc)) from None
-    after = res.state if res.legal and res.state is not None else s
+    after = res.state if res.ok and res.state is not None else s
     board = after.to_dict()
-    return {"action": kind, **res.to_dict(), "board": {"terrain": board["terrain"], "units": board["units"]}}
+    return {"action": kind, **outcome_dict(res), "board": {"terrain": board["terrain"], "units": board["units"]}}

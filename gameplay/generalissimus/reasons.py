@@ -1,13 +1,36 @@
-"""Result objects and the bilingual reason catalogue (each reason names its rule)."""
+"""The bilingual reason catalogue (each reason names its rule) and the engine's answers.
+
+Every rule check and action answers with the shared :class:`gameplay.common.Outcome`: ``ok``
+(alias ``legal``), ``reason`` (a :class:`gameplay.common.Reason` with the catalogue code),
+``state`` (the new state when accepted), ``data`` (the figures: dice, hits, totals...) and
+``changes`` (the events on the table). :func:`outcome_dict` gives the JSON shape the case CLI
+prints (``legal``, ``code``, ``reason``, ``details``, ``events``).
+"""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
+
+from gameplay.common import Outcome, Reason
 
 KIND_RU = {"infantry": "Пехота", "cavalry": "Конница", "artillery": "Артиллерия"}
 KIND_EN = {"infantry": "Infantry", "cavalry": "Cavalry", "artillery": "Artillery"}
 TERRAIN_RU = {"field": "поле", "forest": "лес", "river": "реку", "hill": "возвышенность", "village": "посёлок"}
 TERRAIN_EN = {"field": "a field", "forest": "a forest", "river": "a river", "hill": "a hill", "village": "a village"}
+# names per language: (ru, en)
+SIDE_NAMES = {"south": ("Юг", "South"), "north": ("Север", "North")}
+ZONE_NAMES = {"west": ("запад", "west"), "center": ("центр", "centre"), "east": ("восток", "east")}
+FORMATION_NAMES = {"column": ("колонна", "column"), "line": ("линия", "line"), "square": ("каре", "square"),
+                   "disordered": ("расстроенный строй", "disordered")}
+CARD_NAMES = {
+    "artillery_volley": ("«Залп орудий!»", "Artillery volley"),
+    "musket_volley": ("«Ружейный залп!»", "Musket volley"),
+    "manoeuvre": ("«Маневр!»", "Manoeuvre"),
+    "move": ("«Переместиться!»", "Move"),
+    "bayonets": ("«В Штыки!»", "Bayonets!"),
+    "retreat": ("«Отступить!»", "Retreat"),
+    "form_up": ("«Построиться!»", "Form up"),
+    "rally": ("два «Построиться!» (сбор)", "two Form up (rally)"),
+}
 
 # code: (ru, en). Placeholders: {unit} {sector} {target} {n} ... and {kind}/{terrain} (localised).
 MESSAGES: dict[str, tuple[str, str]] = {
@@ -164,24 +187,43 @@ def reason(code: str, **kw: Any) -> dict[str, str]:
     return {"ru": ru.format(**ru_kw), "en": en.format(**en_kw)}
 
 
-@dataclass
-class Result:
-    """Outcome of a rule check or an action. `state` is the new state when legal."""
-    legal: bool
-    code: str
-    reason: dict[str, str]
-    state: Any = None
-    details: dict = field(default_factory=dict)
-    events: list = field(default_factory=list)
-
-    def to_dict(self) -> dict:
-        return {"legal": self.legal, "code": self.code, "reason": dict(self.reason),
-                "details": self.details, "events": list(self.events)}
+def bilingual(code: str, ru: str, en: str, **kw: Any) -> Reason:
+    """A Reason from two templates; a ``(ru, en)`` tuple value is filled in per language."""
+    ru_kw = {k: v[0] if isinstance(v, tuple) else v for k, v in kw.items()}
+    en_kw = {k: v[1] if isinstance(v, tuple) else v for k, v in kw.items()}
+    return Reason(code, ru.format(**ru_kw), en.format(**en_kw))
 
 
-def ok(code: str, state=None, details: dict | None = None, events: list | None = None, **kw) -> Result:
-    return Result(True, code, reason(code, **kw), state, details or {}, events or [])
+def names(table: dict[str, tuple[str, str]], keys) -> tuple[str, str]:
+    """Several names joined per language, e.g. ``names(FORMATION_NAMES, ["line", "square"])``."""
+    keys = list(keys)
+    return (", ".join(table.get(k, (k, k))[0] for k in keys), ", ".join(table.get(k, (k, k))[1] for k in keys))
 
 
-def no(code: str, **kw) -> Result:
-    return Result(False, code, reason(code, **kw))
+def side_names(side: str) -> tuple[str, str]:
+    return SIDE_NAMES.get(side, (side, side))
+
+
+def reason_of(code: str, **kw: Any) -> Reason:
+    """The catalogue sentence as a shared :class:`Reason` (its text names the rule)."""
+    r = reason(code, **kw)
+    return Reason(code, r["ru"], r["en"])
+
+
+def ok(code: str, state=None, details: dict | None = None, events: list | None = None, **kw) -> Outcome:
+    return Outcome(True, reason_of(code, **kw), state, tuple(events or ()), (), details if details is not None else {})
+
+
+def no(code: str, **kw) -> Outcome:
+    return Outcome(False, reason_of(code, **kw))
+
+
+def reason_dict(r: Reason) -> dict[str, str]:
+    """A reason as the engine's stored/printed JSON: {'ru', 'en'}."""
+    return {"ru": r.ru, "en": r.en}
+
+
+def outcome_dict(out: Outcome) -> dict:
+    """The JSON shape of an answer printed by ``manage.py generalissimus_resolve`` (README)."""
+    return {"legal": out.ok, "code": out.reason.code, "reason": reason_dict(out.reason),
+            "details": out.data, "events": list(out.changes)}

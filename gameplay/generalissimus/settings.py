@@ -24,6 +24,7 @@ def _clone(v):
     return v
 
 
+CARD_TYPES = ("artillery_volley", "musket_volley", "manoeuvre", "move", "bayonets", "retreat", "form_up")
 DEFAULT_PILE = {"move": 4, "musket_volley": 3, "artillery_volley": 2, "bayonets": 3,
                 "manoeuvre": 3, "form_up": 3, "retreat": 2}
 DEFAULT_ZONES = {"west": ["a", "b"], "center": ["c", "d"], "east": ["e", "f"]}
@@ -181,7 +182,6 @@ def _check(f, value) -> None:
     if f.name == "cavalry_stop_terrain" and not set(value) <= set(TERRAINS):
         raise SettingsError(f"cavalry_stop_terrain: unknown terrain in {value!r}")
     if f.name == "pile_composition":
-        from .state import CARD_TYPES
         if not set(value) <= set(CARD_TYPES) or not all(isinstance(n, int) and n >= 0 for n in value.values()):
             raise SettingsError("pile_composition must map card types to counts")
 

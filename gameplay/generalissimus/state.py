@@ -5,14 +5,13 @@ import copy
 from dataclasses import dataclass, field
 
 from .geometry import FACINGS, SIDES, is_sector
-from .settings import TERRAINS, Settings, SettingsError
+from .settings import CARD_TYPES, TERRAINS, Settings, SettingsError
 
 KINDS = ("infantry", "cavalry", "artillery")
 FORMATIONS = ("column", "line", "square", "disordered")
 LOCATIONS = ("board", "reserve", "destroyed", "deserted")
 FULL_BLOCKS = {"infantry": 3, "cavalry": 2, "artillery": 2}  # artillery: crew blocks
 ATTACKS = ("musket", "artillery", "bayonet")
-CARD_TYPES = ("artillery_volley", "musket_volley", "manoeuvre", "move", "bayonets", "retreat", "form_up")
 CARD_STATES = ("in_pile", "placed", "revealed", "executed", "void", "spent")
 PHASES = ("orders", "initiative", "actions", "end_of_turn", "finished")
 ZONES = ("west", "center", "east")

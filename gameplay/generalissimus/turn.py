@@ -1,9 +1,11 @@
 """Turn state machine: orders face down by zone -> initiative -> reveal steps -> end of turn (§2.1)."""
 from __future__ import annotations
 
+from gameplay.common import Outcome
+
 from . import actions as act
 from .core import InputError, victory
-from .reasons import Result, no, ok, reason
+from .reasons import no, ok, reason, reason_dict
 from .settings import Settings
 from .state import CARD_TYPES, ZONES, GameState, OrderCard, Unit, enemy_of
 
@@ -24,13 +26,13 @@ def new_game(units: list[Unit], terrain: dict | None = None, settings: Settings 
                      cards=cards, settings=settings, phase="orders")
 
 
-def _phase(s: GameState, phase: str) -> Result | None:
+def _phase(s: GameState, phase: str) -> Outcome | None:
     if s.phase == "finished":
         return no("game_over")
     return None if s.phase == phase else no("wrong_phase", phase=s.phase)
 
 
-def place_order(s: GameState, side: str, card_type: str, zone: str) -> Result:
+def place_order(s: GameState, side: str, card_type: str, zone: str) -> Outcome:
     """Put one card of `card_type` face down beside `zone`."""
     bad = _phase(s, "orders")
     if bad:
@@ -52,7 +54,7 @@ def place_order(s: GameState, side: str, card_type: str, zone: str) -> Result:
     return ok("placed", s, details={"card": c.id}, zone=zone)
 
 
-def confirm_orders(s: GameState, side: str) -> Result:
+def confirm_orders(s: GameState, side: str) -> Outcome:
     bad = _phase(s, "orders")
     if bad:
         return bad
@@ -64,7 +66,7 @@ def confirm_orders(s: GameState, side: str) -> Result:
     return ok("confirmed", s, side=side)
 
 
-def roll_initiative(s: GameState, south: int, north: int) -> Result:
+def roll_initiative(s: GameState, south: int, north: int) -> Outcome:
     """One d6 per player; a tie must be rolled again (A-14)."""
     bad = _phase(s, "initiative")
     if bad:
@@ -83,7 +85,7 @@ def roll_initiative(s: GameState, south: int, north: int) -> Result:
     return ok("initiative_won", s, winner=s.initiative_winner)
 
 
-def choose_zone_sequence(s: GameState, side: str, sequence: list[str]) -> Result:
+def choose_zone_sequence(s: GameState, side: str, sequence: list[str]) -> Outcome:
     bad = _phase(s, "initiative")
     if bad:
         return bad
@@ -132,7 +134,7 @@ def _entry(s: GameState, side: str, rev: dict, zone: str) -> dict:
     return {"side": side, "cards": ids, "kind": kind, "rev": rev, "role": "own"}
 
 
-def _run(s: GameState, e: dict, zone: str, counter: dict | None = None) -> Result:
+def _run(s: GameState, e: dict, zone: str, counter: dict | None = None) -> Outcome:
     """Carry out one non-fire card on state `s`."""
     r, side, uid = e["rev"], e["side"], e["rev"]["unit"]
     kind = e["kind"]
@@ -159,7 +161,7 @@ def _run(s: GameState, e: dict, zone: str, counter: dict | None = None) -> Resul
     raise InputError(f"cannot run card type {kind}")
 
 
-def reveal_step(s: GameState, reveals: dict) -> Result:
+def reveal_step(s: GameState, reveals: dict) -> Outcome:
     """Resolve one step: each side with cards left in the zone reveals one (§2.5.4).
 
     `reveals` maps side -> {"card": id | "cards": [id, id], "unit": id, ...card parameters} or None.
@@ -181,6 +183,7 @@ def reveal_step(s: GameState, reveals: dict) -> Result:
     start = s.copy()
     s = s.copy()
     outcome: dict[str, dict] = {}
+    events: list = []  # what happened on the table, in order
     for e in entries:
         for cid in e["cards"]:
             next(c for c in s.cards if c.id == cid).state = "revealed"
@@ -188,11 +191,12 @@ def reveal_step(s: GameState, reveals: dict) -> Result:
     entries.sort(key=lambda e: e["side"] != first)
     _pair_counter_charges(s, start, entries, zone)
 
-    def settle(e, res: Result):
-        state = "executed" if res.legal else "void"
+    def settle(e, res: Outcome):
+        state = "executed" if res.ok else "void"
         for cid in e["cards"]:
             next(c for c in s.cards if c.id == cid).state = state
-            outcome[cid] = {"state": state, "code": res.code, "reason": res.reason, "details": res.details}
+            outcome[cid] = {"state": state, "code": res.reason.code, "reason": reason_dict(res.reason),
+                            "details": res.data}
 
     # 1-2. validate fire against the start state, then resolve all volleys together
     shots, fire_entries = [], []
@@ -208,24 +212,26 @@ def reveal_step(s: GameState, reveals: dict) -> Result:
                 fire_entries.append(e)
     if shots:
         res = act.fire(s, shots, zone=zone)
+        events.extend(res.changes)
         cards = [c for c in s.cards]  # keep card states across the state swap
         s = res.state
         s.cards = cards
-        for e, shot in zip(fire_entries, res.details["shots"]):
+        for e, shot in zip(fire_entries, res.data["shots"]):
             settle(e, ok("fired", details=shot, unit=shot["unit"], target=shot["target"], n=shot["hits"]))
     # 3. everything else, initiative winner first; each re-checked on the current state
     for e in entries:
         if e["kind"] in act.FIRE_TYPES or e["role"] == "counter":
             continue
         res = _run(s, e, zone, e.get("counter"))
-        if res.legal:
+        if res.ok:
+            events.extend(res.changes)
             cards = s.cards
             s = res.state
             s.cards = cards
         settle(e, res)
         c = e.get("counter")
         if c is not None:
-            melee = res.legal and res.details.get("case") == "melee"
+            melee = res.ok and res.data.get("case") == "melee"
             settle(c, res if melee else no("counter_timing"))
     for e in entries:  # counters whose charge never came
         if e["role"] == "counter" and e["cards"][0] not in outcome:
@@ -238,7 +244,7 @@ def reveal_step(s: GameState, reveals: dict) -> Result:
         s.winner, s.win_reason, s.phase = winner, why, "finished"
     else:
         _skip_empty_zones(s)
-    return ok("step_done", s, details={"cards": outcome, "winner": s.winner})
+    return ok("step_done", s, details={"cards": outcome, "winner": s.winner}, events=events)
 
 
 def _pair_counter_charges(s: GameState, start: GameState, entries: list[dict], zone: str) -> None:
@@ -270,13 +276,13 @@ def _reaction(s: GameState, side: str, unit_id: str, zone: str, entries: list[di
     return {"side": side, "cards": [card.id], "kind": "bayonets", "rev": dict(rev, unit=unit_id), "role": "counter"}
 
 
-def end_turn(s: GameState, flight_choices: dict | None = None) -> Result:
+def end_turn(s: GameState, flight_choices: dict | None = None) -> Outcome:
     """Forced flight, victory check, attack limits reset, cards back to piles (§2.1.4)."""
     bad = _phase(s, "end_of_turn")
     if bad:
         return bad
     res = act.forced_flight(s, flight_choices, first=s.initiative_winner)
-    if not res.legal:
+    if not res.ok:
         return res
     s = res.state
     winner, why = victory(s, end_of_turn=True)
@@ -297,10 +303,10 @@ def end_turn(s: GameState, flight_choices: dict | None = None) -> Result:
         s.phase, s.confirmed = "orders", []
         s.initiative_winner, s.zone_sequence, s.zone_index, s.step = None, [], 0, 0
         s.initiative_rolls = {"south": [], "north": []}
-    return ok("turn_ended", s, details={"winner": winner, "win_reason": why}, events=res.events, n=ended)
+    return ok("turn_ended", s, details={"winner": winner, "win_reason": why}, events=res.changes, n=ended)
 
 
-def check_victory(s: GameState, end_of_turn: bool = True) -> Result:
+def check_victory(s: GameState, end_of_turn: bool = True) -> Outcome:
     winner, why = victory(s, end_of_turn)
     if winner == "draw":
         return ok("draw", s, details={"winner": "draw"})

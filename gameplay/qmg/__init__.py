@@ -4,21 +4,20 @@ Public surface: ``load_board`` (board data and variants), ``Position``/``Piece``
 the table), ``compute_supply``, ``strait_status``, ``victory_step``, ``sudden_victory``,
 ``check_action``/``apply_action`` (legality with reasons in Russian and English) and
 ``check_position`` (the whole-position answer behind ``manage.py qmg_check``). Statuses in play
-(``Position.statuses``) are applied from the card catalogue by ``effects``: ``immediate_vp``
+(``Position.statuses``) are applied from the card catalogue by ``effects``; ``immediate_vp``
 scores cards that give points on the spot, ``status_uses`` tells how each status is used.
 """
 from .board import ALLIES, AXIS, Board, BoardError, load_board, seed_fact_problems
 from .check import check_position
 from .effects import (
-    EffectContext, StatusUse, automated_statuses, immediate_vp, instead_of_play_statuses, once_per_turn_statuses,
-    status_uses, validate_statuses,
+    EffectContext, StatusUse, automated_statuses, instead_of_play_statuses, once_per_turn_statuses, status_uses,
 )
 from .reasons import Reason
 from .rules import (
     ACTION_TYPES, Action, SupplyReport, Verdict, VictoryResult, apply_action, check_action, compute_supply,
-    home_occupier, remove_unsupplied, strait_status, sudden_victory, victory_phase_all, victory_step,
+    home_occupier, immediate_vp, remove_unsupplied, strait_status, sudden_victory, victory_phase_all, victory_step,
 )
-from .state import ARMY, NAVY, Piece, Position, PositionError, validate_position
+from .state import ARMY, NAVY, Piece, Position, PositionError, validate_position, validate_statuses
 
 __all__ = [
     "ALLIES", "AXIS", "ARMY", "NAVY", "ACTION_TYPES", "Action", "Board", "BoardError", "EffectContext", "Piece",

@@ -8,10 +8,15 @@ Readings the app adopts (the quick reference 001 leaves them open):
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Iterable
+
+from .adjacency import Adjacency
 from .board import Board
 from .reasons import Reason
-from .rules import Adjacency, SupplyReport, Verdict, compute_supply
+from .rules import SupplyReport, Verdict, compute_supply
 from .state import AIR, ARMY, NAVY, Piece, Position
+
 
 def _r(code, ru, en) -> Reason:
     return Reason(code, ru, en)
@@ -152,3 +157,54 @@ def air_strike(board: Board, position: Position, attacker: str, from_space: str,
     return Verdict(True, _r("air.strike_ok", f"Авианалёт: авиация из «{ru}» уходит, фишка в «{tru}» убрана.",
                             f"Air strike: the air force from {en} is spent and the piece in {ten} is removed."),
                    removes=(air, attacked))
+
+
+# ------------------------------------------------------------------------------------------
+# What the players may (or must) do now
+# ------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StrandedAir:
+    """An air force that must retreat now, and the spaces it may retreat to (none: it is removed)."""
+
+    country: str
+    space: str
+    retreat_to: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class AirPrompts:
+    """The Air Marshal choices open to some countries at this moment (space ids, not names)."""
+
+    stranded: tuple[StrandedAir, ...] = ()  # their air forces that must retreat
+    defence: bool = False  # one of them may answer the last attack with air defence
+    strike_from: tuple[str, ...] = ()  # spaces from which the attacker may answer the defence with an air strike
+
+
+def air_prompts(board: Board, position: Position, attack: dict | None, supply: SupplyReport,
+                countries: Iterable[str] | None = None) -> AirPrompts:
+    """The air retreats, air defence and air strikes ``countries`` (default: all) may make now.
+
+    ``attack`` is the table's last battle that removed a piece (``Table.attack``), ``supply`` the
+    supply of ``position``. An air force stranded by the attack just made is not asked to retreat
+    yet: its country may first use air defence, which puts the attacked piece back.
+    """
+    mine = set(board.countries if countries is None else countries)
+    hit = attack or {}
+    undefended = bool(hit) and not hit["defended"]
+    stranded = []
+    for p in supply.stranded_air():
+        if undefended and (p.country, p.space) == (hit["country"], hit["space"]):
+            continue  # its army or navy was just attacked: air defence comes first
+        if p.country in mine:
+            options = retreat_options(board, position, p.country, p.space, supply.straits)
+            stranded.append(StrandedAir(p.country, p.space, tuple(options)))
+    defence = (undefended and hit["country"] in mine
+               and Piece(hit["country"], AIR, hit["space"]) in position.pieces)
+    strike_from: tuple[str, ...] = ()
+    if hit and hit["defended"] and hit["attacker"] in mine:
+        adj = Adjacency(board, supply.straits, board.team_of(hit["attacker"]))
+        strike_from = tuple(p.space for p in position.pieces
+                            if p.country == hit["attacker"] and p.kind == AIR and adj.adjacent(p.space, hit["space"]))
+    return AirPrompts(tuple(stranded), bool(defence), strike_from)

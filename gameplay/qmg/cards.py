@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Iterable, Iterator, Mapping
@@ -216,6 +217,12 @@ def load_catalogue(path: str | Path | None = None) -> Catalogue:
         vocabulary=_freeze(vocabulary),
         corrections=tuple(data.get("corrections") or ()),
     )
+
+
+@lru_cache(maxsize=1)
+def default_catalogue() -> Catalogue:
+    """The standard catalogue (data/cards_1e.yaml), read once."""
+    return load_catalogue()
 
 
 def board_space_ids(board_path: str | Path) -> set[str]:

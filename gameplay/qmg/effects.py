@@ -32,19 +32,19 @@ of card ids used this turn. Only the per-turn (``duration`` ≠ ``permanent``) e
 cards are applied; a card's lasting effects come from ``Position.statuses`` alone.
 
 Cards played from the hand whose points are gained at once (``vp_immediate``: «Разграбление»,
-«Субмарины», …) are scored by ``immediate_vp``; they count even while the home space is occupied.
+«Субмарины», …) are scored by ``rules.immediate_vp``; they count even while the home space is occupied.
 """
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 from types import MappingProxyType
 from typing import Iterable, Mapping
 
+from .adjacency import Adjacency, strait_status
 from .board import Board
-from .cards import Card, Catalogue, load_catalogue
-from .reasons import KIND_NAMES, reason
+from .cards import Card, Catalogue, default_catalogue
+from .reasons import KIND_NAMES, ScoreLine, reason
 from .state import ARMY, NAVY, Piece, Position, PositionError
 
 SUPPLY_KINDS = frozenset({"supply_source_for", "not_supply_source_for", "always_supplied", "build_as_home"})
@@ -60,12 +60,6 @@ _PERSISTENT_DURATIONS = (None, PERMANENT)
 # ------------------------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=1)
-def default_catalogue() -> Catalogue:
-    """The standard catalogue (data/cards_1e.yaml), read once."""
-    return load_catalogue()
-
-
 def card(card_id: str, catalogue: Catalogue | None = None) -> Card:
     """The catalogue card ``card_id``; PositionError if there is none."""
     found = (catalogue or default_catalogue()).get(card_id)
@@ -77,19 +71,6 @@ def card(card_id: str, catalogue: Catalogue | None = None) -> Card:
 def card_names(card_id: str, catalogue: Catalogue | None = None) -> tuple[str, str]:
     c = card(card_id, catalogue)
     return c.name_ru, c.name_en
-
-
-def validate_statuses(position: Position, catalogue: Catalogue | None = None) -> None:
-    """PositionError (one line) for a status id that is unknown, not a status, or in play too often."""
-    cat = catalogue or default_catalogue()
-    for card_id, n in Counter(position.statuses).items():
-        c = cat.get(card_id)
-        if c is None:
-            raise PositionError(f"unknown status card: {card_id}")
-        if c.type != "status":
-            raise PositionError(f"not a status card: {card_id} (its type is {c.type})")
-        if n > c.copies:
-            raise PositionError(f"status card {card_id} is in play {n} times but the deck holds {c.copies}")
 
 
 # ------------------------------------------------------------------------------------------
@@ -169,7 +150,7 @@ def _cached_modifiers(statuses, extra_sources, blocked_sources, ctx) -> Modifier
     return _build_modifiers(statuses, extra_sources, blocked_sources, ctx, default_catalogue())
 
 
-def _countries(value, owner: str) -> tuple[str, ...]:
+def countries_of(value, owner: str) -> tuple[str, ...]:
     """'self' | a country id | a list of ids (read as "any of them") → country ids."""
     if value is None or value == "self":
         return (owner,)
@@ -202,16 +183,16 @@ def _build_modifiers(statuses, extra_sources, blocked_sources, ctx, cat: Catalog
                 continue  # a conditional supply effect is not in the vocabulary's automated set
             if e.kind == "supply_source_for":
                 vp = int(e.get("vp", 2)) if e.get("scores_vp", True) else 0
-                for country in _countries(e.get("country"), owner):
+                for country in countries_of(e.get("country"), owner):
                     card_sources.setdefault(e["space"], {})[country] = (vp, c.id)
             elif e.kind == "not_supply_source_for":
                 blocked.setdefault(e["space"], set()).add(e["team"])
             elif e.kind == "always_supplied" and e.get("duration") in _PERSISTENT_DURATIONS:
-                for country in _countries(e.get("country"), owner):
+                for country in countries_of(e.get("country"), owner):
                     for kind in _kinds(e.get("piece")):
                         always.setdefault((country, kind), c.id)
             elif e.kind == "build_as_home":
-                for country in _countries(e.get("country"), owner):
+                for country in countries_of(e.get("country"), owner):
                     for kind in _kinds(e.get("piece", ARMY)):
                         as_home.setdefault((country, kind, e["space"]), c.id)
         if scores and any(e.kind in SCORING_KINDS for e in c.effects):
@@ -232,7 +213,7 @@ def _build_modifiers(statuses, extra_sources, blocked_sources, ctx, cat: Catalog
             raise PositionError(f"unknown card id in context: {card_id}")
         for e in c.effects_of("always_supplied"):
             if e.get("duration") not in _PERSISTENT_DURATIONS:
-                for country in _countries(e.get("country"), c.country):
+                for country in countries_of(e.get("country"), c.country):
                     for kind in _kinds(e.get("piece")):
                         always.setdefault((country, kind), c.id)
 
@@ -257,9 +238,7 @@ def _is_space_list(spaces) -> bool:
 def condition_holds(board: Board, pieces: Iterable[Piece], cond: Mapping, owner: str,
                     supply=None, straits: Mapping[str, str] | None = None) -> bool:
     """Does a ``requires`` condition hold among ``pieces``? (``supply`` needed for ``supplied: true``.)"""
-    from .rules import Adjacency  # rules imports this module
-
-    countries = _countries(cond.get("country"), owner)
+    countries = countries_of(cond.get("country"), owner)
     kinds = _kinds(cond.get("piece"))
     spaces = tuple(cond.get("spaces") or ())
     if not spaces or not _is_space_list(spaces):
@@ -275,7 +254,6 @@ def condition_holds(board: Board, pieces: Iterable[Piece], cond: Mapping, owner:
     if kind in ("piece_adjacent_to", "piece_within"):
         distance = 1 if kind == "piece_adjacent_to" else int(cond.get("distance", 1))
         if straits is None:
-            from .rules import strait_status
             straits = strait_status(board, Position(tuple(pieces)))
         for team in {board.team_of(p.country) for p in candidates}:
             adj = Adjacency(board, straits, team)
@@ -297,8 +275,9 @@ def _within(adj, spaces, distance: int) -> set[str]:
     return reached
 
 
-def _describe_condition(board: Board, cond: Mapping, owner: str) -> tuple[str, str]:
-    countries = _countries(cond.get("country"), owner)
+def describe_condition(board: Board, cond: Mapping, owner: str) -> tuple[str, str]:
+    """A ``requires`` condition in words (ru, en): what a card that scores nothing was missing."""
+    countries = countries_of(cond.get("country"), owner)
     kinds = _kinds(cond.get("piece"))
     supplied = bool(cond.get("supplied"))
     adjective = {ARMY: "снабжаемая ", NAVY: "снабжаемый "} if supplied else {ARMY: "", NAVY: ""}
@@ -329,8 +308,6 @@ def status_score_lines(board: Board, view: Position, country: str, mods: Modifie
     ``view`` is the position after ``country``'s own supply step (its unsupplied pieces gone);
     the caller has already checked that the victory step is not skipped.
     """
-    from .rules import ScoreLine, strait_status
-
     cards = mods.scoring.get(country)
     if not cards:
         return []
@@ -350,7 +327,7 @@ def status_score_lines(board: Board, view: Position, country: str, mods: Modifie
                     straits = strait_status(board, view)
                 if not condition_holds(board, pieces, cond, country, supply, straits):
                     continue
-            countries = _countries(e.get("country"), country)
+            countries = countries_of(e.get("country"), country)
             amount = int(e.get("amount", 1))
             spaces = tuple(e.get("spaces") or ())
             if e.kind == "vp_per_army_in":
@@ -380,59 +357,6 @@ def status_score_lines(board: Board, view: Position, country: str, mods: Modifie
                                               detail_ru=", ".join(detail_ru), detail_en=", ".join(detail_en)),
                                card=c.id))
     return lines
-
-
-# ------------------------------------------------------------------------------------------
-# Points gained when a card resolves
-# ------------------------------------------------------------------------------------------
-
-
-def immediate_vp(board: Board, position: Position, card_id: str, country: str,
-                 catalogue: Catalogue | None = None, context=None) -> tuple[int, tuple]:
-    """Points ``country`` gains at once by playing ``card_id`` (its ``vp_immediate`` effects).
-
-    Not tied to the victory step: an enemy army in the home space does not stop them. A card
-    without ``vp_immediate`` gives ``(0, ())``; an unmet ``requires`` gives a 0 line saying why.
-    """
-    from .rules import ScoreLine, compute_supply, strait_status
-
-    c = card(card_id, catalogue)
-    lines = []
-    supply = straits = None
-    for e in c.effects_of("vp_immediate"):
-        amount = int(e.get("amount", 1))
-        cond = e.get("requires")
-        if cond is not None:
-            if cond.get("supplied") and supply is None:
-                supply = compute_supply(board, position, context)
-            if straits is None:
-                straits = strait_status(board, position)
-            if not condition_holds(board, position.pieces, cond, country, supply, straits):
-                why_ru, why_en = _describe_condition(board, cond, country)
-                lines.append(ScoreLine(0, reason("vp_immediate.not_met", card_ru=c.name_ru, card_en=c.name_en,
-                                                 detail_ru=why_ru, detail_en=why_en), card=c.id))
-                continue
-        per = e.get("per")
-        if per is None:
-            points = amount
-            detail_ru, detail_en = "по карте", "by the card"
-        else:
-            countries = _countries(e.get("country"), country)
-            kinds = (ARMY, NAVY) if per == "army_or_navy_outside_home" else (ARMY,)
-            n = 0
-            for p in position.pieces:
-                if p.country in countries and p.kind in kinds and p.space != board.countries[p.country].home:
-                    n += 1
-            points = amount * n
-            homes_ru = ", ".join(f"«{board.spaces[board.countries[x].home].ru}»" for x in countries)
-            homes_en = ", ".join(board.spaces[board.countries[x].home].en for x in countries)
-            what_ru = "армий и флотов" if len(kinds) == 2 else "армий"
-            what_en = "armies and navies" if len(kinds) == 2 else "armies"
-            detail_ru = f"{what_ru} вне сектора {homes_ru}: {n} × {amount}"
-            detail_en = f"{what_en} outside {homes_en}: {n} × {amount}"
-        lines.append(ScoreLine(points, reason("vp_immediate.ok", card_ru=c.name_ru, card_en=c.name_en, points=points,
-                                              detail_ru=detail_ru, detail_en=detail_en), card=c.id))
-    return sum(line.points for line in lines), tuple(lines)
 
 
 # ------------------------------------------------------------------------------------------

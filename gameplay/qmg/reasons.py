@@ -4,6 +4,8 @@ Templates use ``str.format`` fields; space and country names are filled in per l
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from gameplay.common import Reason
 
 
@@ -194,3 +196,13 @@ KIND_NAMES = {
 def reason(code: str, **fields) -> Reason:
     ru, en = TEMPLATES[code]
     return Reason(code=code, ru=ru.format(**fields).strip(), en=en.format(**fields).strip())
+
+
+@dataclass(frozen=True)
+class ScoreLine:
+    """One line of a score: the points, why, and the space or card that gave them."""
+
+    points: int
+    reason: Reason
+    space: str | None = None
+    card: str | None = None

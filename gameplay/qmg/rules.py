@@ -3,51 +3,23 @@
 Everything here is a pure function of a ``Board`` and a ``Position``; the precise statement
 of each rule is in ``shared/reference/qmg_rules_notes.md`` (and the project's README).
 Statuses in play (``Position.statuses``) are applied through ``effects.modifiers``; the optional
-``context`` parameter (card ids used this turn) is described in ``effects``.
+``context`` parameter (card ids used this turn) is described in ``effects``. Straits and adjacency
+(``strait_status``, ``Adjacency``) live in ``adjacency``, below both, and are re-exported here.
 """
 from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
 
+from .adjacency import Adjacency, strait_status
 from .board import ALLIES, AXIS, Board
-from .effects import EffectContext, as_context, card_names, modifiers, status_score_lines
-from .reasons import KIND_NAMES, TEAM_NAMES, Reason, reason
+from .cards import Catalogue
+from .effects import (
+    EffectContext, as_context, card as catalogue_card, card_names, condition_holds, countries_of, describe_condition,
+    modifiers, status_score_lines,
+)
+from .reasons import KIND_NAMES, TEAM_NAMES, Reason, ScoreLine, reason
 from .state import AIR, ARMY, NAVY, Piece, Position
-
-# ------------------------------------------------------------------------------------------
-# Straits and adjacency
-# ------------------------------------------------------------------------------------------
-
-
-def strait_status(board: Board, position: Position) -> dict[str, str]:
-    """Which team each strait is open for: the Axis if an Axis army holds its land space."""
-    axis_armies = {p.space for p in position.pieces if p.kind == ARMY and board.team_of(p.country) == AXIS}
-    return {sid: (AXIS if s.land in axis_armies else ALLIES) for sid, s in board.straits.items()}
-
-
-class Adjacency:
-    """Adjacency for one team in one position (straits open for that team join their seas)."""
-
-    __slots__ = ("board", "extra")
-
-    def __init__(self, board: Board, straits: dict[str, str], team: str):
-        self.board = board
-        self.extra: dict[str, set[str]] = {}
-        for sid, open_for in straits.items():
-            if open_for == team:
-                a, b = board.straits[sid].seas
-                self.extra.setdefault(a, set()).add(b)
-                self.extra.setdefault(b, set()).add(a)
-
-    def neighbours(self, space: str):
-        static = self.board.static_neighbours(space)
-        extra = self.extra.get(space)
-        return static | extra if extra else static
-
-    def adjacent(self, a: str, b: str) -> bool:
-        return b in self.board.static_neighbours(a) or b in self.extra.get(a, ())
-
 
 # ------------------------------------------------------------------------------------------
 # Supply
@@ -208,14 +180,6 @@ def remove_unsupplied(board: Board, position: Position, country: str,
 
 
 @dataclass(frozen=True)
-class ScoreLine:
-    points: int
-    reason: Reason
-    space: str | None = None
-    card: str | None = None
-
-
-@dataclass(frozen=True)
 class VictoryResult:
     country: str
     points: int
@@ -300,6 +264,57 @@ def victory_phase_all(board: Board, position: Position, supply: SupplyReport | N
         context = supply.context
     supply = supply or compute_supply(board, position, context)
     return {c: victory_step(board, position, c, supply, context) for c in board.turn_order}
+
+
+# ------------------------------------------------------------------------------------------
+# Points gained when a card resolves
+# ------------------------------------------------------------------------------------------
+
+
+def immediate_vp(board: Board, position: Position, card_id: str, country: str,
+                 catalogue: Catalogue | None = None, context=None) -> tuple[int, tuple]:
+    """Points ``country`` gains at once by playing ``card_id`` (its ``vp_immediate`` effects).
+
+    Not tied to the victory step: an enemy army in the home space does not stop them. A card
+    without ``vp_immediate`` gives ``(0, ())``; an unmet ``requires`` gives a 0 line saying why.
+    """
+    c = catalogue_card(card_id, catalogue)
+    lines = []
+    supply = straits = None
+    for e in c.effects_of("vp_immediate"):
+        amount = int(e.get("amount", 1))
+        cond = e.get("requires")
+        if cond is not None:
+            if cond.get("supplied") and supply is None:
+                supply = compute_supply(board, position, context)
+            if straits is None:
+                straits = strait_status(board, position)
+            if not condition_holds(board, position.pieces, cond, country, supply, straits):
+                why_ru, why_en = describe_condition(board, cond, country)
+                lines.append(ScoreLine(0, reason("vp_immediate.not_met", card_ru=c.name_ru, card_en=c.name_en,
+                                                 detail_ru=why_ru, detail_en=why_en), card=c.id))
+                continue
+        per = e.get("per")
+        if per is None:
+            points = amount
+            detail_ru, detail_en = "по карте", "by the card"
+        else:
+            countries = countries_of(e.get("country"), country)
+            kinds = (ARMY, NAVY) if per == "army_or_navy_outside_home" else (ARMY,)
+            n = 0
+            for p in position.pieces:
+                if p.country in countries and p.kind in kinds and p.space != board.countries[p.country].home:
+                    n += 1
+            points = amount * n
+            homes_ru = ", ".join(f"«{board.spaces[board.countries[x].home].ru}»" for x in countries)
+            homes_en = ", ".join(board.spaces[board.countries[x].home].en for x in countries)
+            what_ru = "армий и флотов" if len(kinds) == 2 else "армий"
+            what_en = "armies and navies" if len(kinds) == 2 else "armies"
+            detail_ru = f"{what_ru} вне сектора {homes_ru}: {n} × {amount}"
+            detail_en = f"{what_en} outside {homes_en}: {n} × {amount}"
+        lines.append(ScoreLine(points, reason("vp_immediate.ok", card_ru=c.name_ru, card_en=c.name_en, points=points,
+                                              detail_ru=detail_ru, detail_en=detail_en), card=c.id))
+    return sum(line.points for line in lines), tuple(lines)
 
 
 def sudden_victory(board: Board, position: Position) -> str | None:

@@ -9,6 +9,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 
 from .board import Board
+from .cards import Catalogue, default_catalogue
 
 ARMY = "army"
 NAVY = "navy"
@@ -158,6 +159,17 @@ def validate_position(board: Board, position: Position, air_limits: dict | None 
         if team not in ("axis", "allies"):
             raise PositionError(f"blocked_sources takes a team (axis or allies), got: {team}")
     if position.statuses:
-        from .effects import validate_statuses  # effects imports this module
-
         validate_statuses(position)
+
+
+def validate_statuses(position: Position, catalogue: Catalogue | None = None) -> None:
+    """PositionError (one line) for a status id that is unknown, not a status, or in play too often."""
+    cat = catalogue or default_catalogue()
+    for card_id, n in Counter(position.statuses).items():
+        c = cat.get(card_id)
+        if c is None:
+            raise PositionError(f"unknown status card: {card_id}")
+        if c.type != "status":
+            raise PositionError(f"not a status card: {card_id} (its type is {c.type})")
+        if n > c.copies:
+            raise PositionError(f"status card {card_id} is in play {n} times but the deck holds {c.copies}")

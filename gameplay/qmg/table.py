@@ -3,22 +3,26 @@
 ``Table`` holds what the physical table shows: round, active country, phase, pieces, card
 counts (deck, hand, discard, statuses face up, responses face down), team VP and the end of
 the game. ``apply_command(board, table, command)`` checks a player's entry against the rules
-and returns an ``Outcome``: refused with a reason (nothing changes), or accepted with the list
-of *operations* it caused. ``apply_ops`` folds operations into a table, so replaying the
-stored operations of a game's event log rebuilds its state exactly.
+and returns a ``gameplay.common.Outcome``: refused with a reason (nothing changes), or accepted
+with the new table (``state``) and the list of *operations* it caused (``changes``).
+``apply_ops`` folds operations into a table, so replaying the stored operations of a game's
+event log rebuilds its state exactly, as does replaying its commands (``stepper.QmgStepper``).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from gameplay.common import Outcome, refused
+
+from . import air
 from .board import ALLIES, AXIS, Board
+from .cards import default_catalogue
+from .effects import INSTEAD_OF_PLAY, card_names
 from .reasons import Reason
 from .rules import (
-    ACTION_TYPES, Action, apply_action, compute_supply, home_occupier, strait_status,
+    ACTION_TYPES, Action, apply_action, compute_supply, home_occupier, immediate_vp, strait_status,
     sudden_victory, sudden_victory_reason, victory_step,
 )
-from . import air
-from .effects import INSTEAD_OF_PLAY, card_names, default_catalogue, immediate_vp
 from .state import ARMY, Piece, Position
 
 PHASES = ("play", "air", "supply", "victory", "discard", "draw")  # "air" only with Air Marshal
@@ -223,14 +227,9 @@ class CommandError(ValueError):
     """A command that is malformed (not merely illegal): unknown type, missing field, …"""
 
 
-@dataclass(frozen=True)
-class Outcome:
-    ok: bool
-    reason: Reason
-    ops: tuple[dict, ...] = ()
-    table: Table | None = None
-    notes: tuple[Reason, ...] = ()  # reminders caused by this move (strait changed, recruit unsupplied, …)
-
+def _done(reason: Reason, ops=(), notes=()) -> Outcome:
+    """Accepted, with the operations it causes; ``apply_command`` adds the new table as ``state``."""
+    return Outcome(True, reason, changes=tuple(ops), notes=tuple(notes))
 
 
 def _r(code: str, ru: str, en: str) -> Reason:
@@ -238,7 +237,7 @@ def _r(code: str, ru: str, en: str) -> Reason:
 
 
 def _refused(code, ru, en) -> Outcome:
-    return Outcome(False, _r(code, ru, en))
+    return refused(_r(code, ru, en))
 
 
 _TEXT_FIELDS = ("country", "space", "from_space", "card_id", "card_type", "action", "target_country", "kind", "name")
@@ -260,8 +259,8 @@ def apply_command(board: Board, table: Table, command: dict) -> Outcome:
     outcome = _COMMANDS[command["type"]](board, table, command)
     if not outcome.ok:
         return outcome
-    new = apply_ops(table, list(outcome.ops))
-    ops = list(outcome.ops)
+    ops = list(outcome.changes)
+    new = apply_ops(table, ops)
     notes = list(outcome.notes)
     # strait changes and sudden victory follow any change of pieces
     if any(op["op"] in ("place", "remove") for op in ops):
@@ -272,7 +271,7 @@ def apply_command(board: Board, table: Table, command: dict) -> Outcome:
             ops.append(end)
             new = apply_ops(new, [end])
             notes.append(sudden_victory_reason(board, new.position, team))
-    return replace(outcome, ops=tuple(ops), table=new, notes=tuple(notes))
+    return replace(outcome, changes=tuple(ops), state=new, notes=tuple(notes))
 
 
 def _need_phase(board, table, command, phase) -> Outcome | None:
@@ -356,7 +355,7 @@ def _cmd_play_card(board, table, cmd) -> Outcome:
         action = _action(board, {**cmd, "type": action_type, "country": country})
         verdict, _ = apply_action(board, table.position, action, context=turn_context(table))
         if not verdict.legal:
-            return Outcome(False, verdict.reason)
+            return refused(verdict.reason)
         ops += _piece_ops(verdict, action)
         reason = _r("play.ok", f"Сыграна карта «{ru_name}». {verdict.reason.ru}", f"{en_name} card played. {verdict.reason.en}")
         notes += list(verdict.warnings)
@@ -364,7 +363,7 @@ def _cmd_play_card(board, table, cmd) -> Outcome:
     # the opponents of the active country answer first
     ops.append(_advance(table, "play", played=card_type))
     ops.append({"op": "window", "team": _other(board.team_of(country)), "passes": 0})
-    return Outcome(True, reason, tuple(ops), notes=tuple(notes))
+    return _done(reason, tuple(ops), notes=tuple(notes))
 
 
 def _other(team: str) -> str:
@@ -427,8 +426,8 @@ def _cmd_step(board, table, cmd) -> Outcome:
     if action_type == "gain_vp":
         n = _int(cmd.get("n"), -10, 20)
         team = board.team_of(country)
-        return Outcome(True, _r("step.vp", f"Лагерь получает {n} ПО по карте.", f"The team gains {n} VP from the card."),
-                       ({"op": "vp", "team": team, "n": n},))
+        return _done(_r("step.vp", f"Лагерь получает {n} ПО по карте.", f"The team gains {n} VP from the card."),
+                     ({"op": "vp", "team": team, "n": n},))
     if action_type == "discard_from_deck":
         target = cmd.get("target_country")
         if target not in board.countries:
@@ -437,8 +436,8 @@ def _cmd_step(board, table, cmd) -> Outcome:
     action = _action(board, {**cmd, "type": action_type})
     verdict, _ = apply_action(board, table.position, action, context=turn_context(table))
     if not verdict.legal:
-        return Outcome(False, verdict.reason)
-    return Outcome(True, verdict.reason, tuple(_piece_ops(verdict, action)), notes=verdict.warnings)
+        return refused(verdict.reason)
+    return _done(verdict.reason, tuple(_piece_ops(verdict, action)), notes=verdict.warnings)
 
 
 def discard_from_deck(board, table, country, n) -> Outcome:
@@ -459,7 +458,7 @@ def discard_from_deck(board, table, country, n) -> Outcome:
         ops.append({"op": "vp", "team": c.team, "n": -missing})
         ru += f"; карт больше нет — лагерь теряет {missing} ПО (правило «Карты»)"
         en += f"; no cards left — the team loses {missing} VP (rule “Cards”)"
-    return Outcome(True, _r("discard.deck", ru + ".", en + "."), tuple(ops))
+    return _done(_r("discard.deck", ru + ".", en + "."), tuple(ops))
 
 
 def _int(value, lo, hi) -> int:
@@ -482,8 +481,8 @@ def _cmd_end_play(board, table, cmd) -> Outcome:
                         "In the play step you must play or discard one card; you may skip only with an empty hand "
                         "(rule “Playing a card”).")
     next_phase = "air" if table.options.air_marshal else "supply"
-    return Outcome(True, _r("play.end", "Фаза розыгрыша завершена.", "Play step finished."),
-                   (_advance(table, next_phase, played=table.played), {"op": "window", "team": None}))
+    return _done(_r("play.end", "Фаза розыгрыша завершена.", "Play step finished."),
+                 (_advance(table, next_phase, played=table.played), {"op": "window", "team": None}))
 
 
 def _cmd_supply(board, table, cmd) -> Outcome:
@@ -501,7 +500,7 @@ def _cmd_supply(board, table, cmd) -> Outcome:
         reason = _r("supply.removed", f"Убраны фишки без снабжения: {names_ru}.", f"Unsupplied pieces removed: {names_en}.")
     else:
         reason = _r("supply.none", "Все фишки снабжаются — убирать нечего.", "Every piece is supplied — nothing to remove.")
-    return Outcome(True, reason, tuple(ops))
+    return _done(reason, tuple(ops))
 
 
 def _cmd_score(board, table, cmd) -> Outcome:
@@ -517,10 +516,10 @@ def _cmd_score(board, table, cmd) -> Outcome:
                     "detail_ru": result.detail("ru"), "detail_en": result.detail("en")})
     ops.append(_advance(table, "discard"))
     if result.skipped:
-        return Outcome(True, result.skip_reason, tuple(ops))
+        return _done(result.skip_reason, tuple(ops))
     c = board.countries[country]
-    return Outcome(True, _r("victory.scored", f"{c.ru}: {result.points} ПО — " + ", ".join(result.detail("ru")),
-                            f"{c.en}: {result.points} VP — " + ", ".join(result.detail("en"))), tuple(ops))
+    return _done(_r("victory.scored", f"{c.ru}: {result.points} ПО — " + ", ".join(result.detail("ru")),
+                    f"{c.en}: {result.points} VP — " + ", ".join(result.detail("en"))), tuple(ops))
 
 
 def _cmd_discard(board, table, cmd) -> Outcome:
@@ -537,7 +536,7 @@ def _cmd_discard(board, table, cmd) -> Outcome:
     if n:
         ops.append({"op": "cards", "country": country, "hand": k.hand - n, "discard": k.discard + n})
     ops.append(_advance(table, "draw"))
-    return Outcome(True, _r("discard.ok", f"Сброшено с руки: {n}.", f"Discarded from hand: {n}."), tuple(ops))
+    return _done(_r("discard.ok", f"Сброшено с руки: {n}.", f"Discarded from hand: {n}."), tuple(ops))
 
 
 def _cmd_draw(board, table, cmd) -> Outcome:
@@ -546,7 +545,7 @@ def _cmd_draw(board, table, cmd) -> Outcome:
         return problem
     country = table.active(board)
     k = table.cards_of(country)
-    n = max(0, min(HAND_SIZE - k.hand, k.deck))
+    n = draw_count(table, country)
     ops = []
     if n:
         ops.append({"op": "cards", "country": country, "hand": k.hand + n, "deck": k.deck - n})
@@ -556,7 +555,13 @@ def _cmd_draw(board, table, cmd) -> Outcome:
     if k.deck < HAND_SIZE - k.hand:
         ru += " Колода закончилась."
         en += " The deck has run out."
-    return Outcome(True, _r("draw.ok", ru, en), tuple(ops))
+    return _done(_r("draw.ok", ru, en), tuple(ops))
+
+
+def draw_count(table: Table, country: str) -> int:
+    """Cards ``country`` takes in its draw step: up to a hand of 7, never more than its deck holds."""
+    k = table.cards_of(country)
+    return max(0, min(HAND_SIZE - k.hand, k.deck))
 
 
 def _next_turn(board, table) -> list[dict]:
@@ -619,7 +624,7 @@ def _cmd_use_card(board, table, cmd) -> Outcome:
     ops.append({"op": "used", "card": card_id})
     if table.window is not None:
         ops.append({"op": "window", "team": _other(board.team_of(country)), "passes": 0})
-    return Outcome(True, reason, tuple(ops))
+    return _done(reason, tuple(ops))
 
 
 def _cmd_pass(board, table, cmd) -> Outcome:
@@ -641,7 +646,7 @@ def _cmd_pass(board, table, cmd) -> Outcome:
     else:
         op = {"op": "window", "team": _other(team), "passes": passes}
         reason = _r("window.pass", "Пас. Очередь другого лагеря.", "Pass. The other team's turn.")
-    return Outcome(True, reason, (op,))
+    return _done(reason, (op,))
 
 
 def _cmd_reallocate(board, table, cmd) -> Outcome:
@@ -667,11 +672,11 @@ def _cmd_reallocate(board, table, cmd) -> Outcome:
         return _refused("reallocate.cards", f"Нужно 4 карты на руке и карта в колоде {rule_ru}.",
                         f"You need 4 cards in hand and a card in the deck {rule_en}.")
     ru, en = CARD_TYPE_NAMES[wanted]
-    return Outcome(True, _r("reallocate.ok", f"Сброшено 4 карты с руки; из колоды взята карта «{ru}» (показана всем), "
-                            "колода перемешана.", f"4 cards discarded from hand; a {en} card taken from the deck "
-                            "(shown to all), the deck shuffled."),
-                   ({"op": "cards", "country": country, "hand": k.hand - 3, "discard": k.discard + 4,
-                     "deck": k.deck - 1}, {"op": "used", "card": "reallocate"}))
+    return _done(_r("reallocate.ok", f"Сброшено 4 карты с руки; из колоды взята карта «{ru}» (показана всем), "
+                    "колода перемешана.", f"4 cards discarded from hand; a {en} card taken from the deck "
+                    "(shown to all), the deck shuffled."),
+                 ({"op": "cards", "country": country, "hand": k.hand - 3, "discard": k.discard + 4,
+                   "deck": k.deck - 1}, {"op": "used", "card": "reallocate"}))
 
 
 # ------------------------------------------------------------------------------------------
@@ -713,11 +718,11 @@ def _cmd_deploy_air(board, table, cmd) -> Outcome:
     verdict = air.deploy_air(board, table.position, country, space, table.options.air_limit(country),
                              compute_supply(board, table.position, turn_context(table)))
     if not verdict.legal:
-        return Outcome(False, verdict.reason)
+        return refused(verdict.reason)
     pay = _pay_card(board, table, country)
     if isinstance(pay, Outcome):
         return pay
-    return Outcome(True, verdict.reason, tuple(pay + _piece_ops(verdict) + [{"op": "used", "card": "air_action"}]))
+    return _done(verdict.reason, tuple(pay + _piece_ops(verdict) + [{"op": "used", "card": "air_action"}]))
 
 
 def _cmd_move_air(board, table, cmd) -> Outcome:
@@ -730,20 +735,20 @@ def _cmd_move_air(board, table, cmd) -> Outcome:
         raise CommandError("move_air needs from_space and space")
     verdict = air.move_air(board, table.position, country, src, dst, compute_supply(board, table.position, turn_context(table)))
     if not verdict.legal:
-        return Outcome(False, verdict.reason)
+        return refused(verdict.reason)
     pay = _pay_card(board, table, country)
     if isinstance(pay, Outcome):
         return pay
     reason = _r(verdict.reason.code, verdict.reason.ru + " Сброшена одна карта с руки.",
                 verdict.reason.en + " One card discarded from hand.")
-    return Outcome(True, reason, tuple(pay + _piece_ops(verdict) + [{"op": "used", "card": "air_action"}]))
+    return _done(reason, tuple(pay + _piece_ops(verdict) + [{"op": "used", "card": "air_action"}]))
 
 
 def _cmd_end_air(board, table, cmd) -> Outcome:
     problem = _need_air(board, table, cmd) or _need_phase(board, table, cmd, "air")
     if problem:
         return problem
-    return Outcome(True, _r("air.end", "Фаза авиации завершена.", "Air step finished."), (_advance(table, "supply"),))
+    return _done(_r("air.end", "Фаза авиации завершена.", "Air step finished."), (_advance(table, "supply"),))
 
 
 def _cmd_air_retreat(board, table, cmd) -> Outcome:
@@ -756,8 +761,8 @@ def _cmd_air_retreat(board, table, cmd) -> Outcome:
     verdict = air.air_retreat(board, table.position, cmd["country"], src, dst,
                               compute_supply(board, table.position, turn_context(table)))
     if not verdict.legal:
-        return Outcome(False, verdict.reason)
-    return Outcome(True, verdict.reason, tuple(_piece_ops(verdict)))
+        return refused(verdict.reason)
+    return _done(verdict.reason, tuple(_piece_ops(verdict)))
 
 
 def _cmd_air_defence(board, table, cmd) -> Outcome:
@@ -772,8 +777,8 @@ def _cmd_air_defence(board, table, cmd) -> Outcome:
     attacked = Piece(hit["country"], hit["kind"], hit["space"])
     verdict = air.air_defence(board, table.position, attacked)
     if not verdict.legal:
-        return Outcome(False, verdict.reason)
-    return Outcome(True, verdict.reason, tuple(_piece_ops(verdict) + [
+        return refused(verdict.reason)
+    return _done(verdict.reason, tuple(_piece_ops(verdict) + [
         {"op": "attack", "attack": {**hit, "defended": True}}]))
 
 
@@ -793,8 +798,8 @@ def _cmd_air_strike(board, table, cmd) -> Outcome:
     verdict = air.air_strike(board, table.position, cmd["country"], src, attacked,
                              strait_status(board, table.position))
     if not verdict.legal:
-        return Outcome(False, verdict.reason)
-    return Outcome(True, verdict.reason, tuple(_piece_ops(verdict) + [{"op": "attack", "attack": None}]))
+        return refused(verdict.reason)
+    return _done(verdict.reason, tuple(_piece_ops(verdict) + [{"op": "attack", "attack": None}]))
 
 
 def _cmd_bolster(board, table, cmd) -> Outcome:
@@ -811,9 +816,9 @@ def _cmd_bolster(board, table, cmd) -> Outcome:
     if isinstance(pay, Outcome):
         return pay
     c = board.countries[country]
-    return Outcome(True, _r("bolster.ok", f"{c.ru} играет с руки карту усиления «{name}»; её действия — шагами ниже.",
-                            f"{c.en} plays the bolster card “{name}” from hand; enter its effects as steps."),
-                   tuple(pay + [{"op": "used", "card": "bolster"}]))
+    return _done(_r("bolster.ok", f"{c.ru} играет с руки карту усиления «{name}»; её действия — шагами ниже.",
+                    f"{c.en} plays the bolster card “{name}” from hand; enter its effects as steps."),
+                 tuple(pay + [{"op": "used", "card": "bolster"}]))
 
 
 _COMMANDS = {

@@ -1,5 +1,6 @@
 """Unit and property tests for the battle calculator, outcome table, wins pile and quagmire halving."""
 import random
+from itertools import combinations
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -57,10 +58,10 @@ def test_quagmire_halving_size_and_order(n_own, n_neutral, seed):
 
 def test_quagmire_table_choice_validated():
     own, neu = _cards("axis", 1, "o"), _cards("neutral", 4, "n")
-    assert quagmire_losses(own, neu, chosen=["o0", "n2"]).legal
-    assert quagmire_losses(own, neu, chosen=["n1", "n2"]).code == "quag_own_first"
-    assert quagmire_losses(own, neu, chosen=["o0"]).code == "quag_wrong_count"
-    assert quagmire_losses(own, neu, chosen=["zz", "o0"]).code == "quag_unknown_card"
+    assert quagmire_losses(own, neu, chosen=["o0", "n2"]).ok
+    assert quagmire_losses(own, neu, chosen=["n1", "n2"]).reason.code == "quag_own_first"
+    assert quagmire_losses(own, neu, chosen=["o0"]).reason.code == "quag_wrong_count"
+    assert quagmire_losses(own, neu, chosen=["zz", "o0"]).reason.code == "quag_unknown_card"
 
 
 @given(st.lists(st.integers(1, 6), min_size=1, max_size=10), st.integers(0, 40))
@@ -74,27 +75,26 @@ def test_smallest_sufficient_is_optimal(values, need):
     else:
         got = total(pick, "land")
         assert got >= need
-        from itertools import combinations
         best = min(sum(c) for r in range(1, len(values) + 1) for c in combinations(values, r) if sum(c) >= need)
         assert got == best
-        assert check_wins(pool, [c.id for c in pick], "land", need, "minimal_only").legal
+        assert check_wins(pool, [c.id for c in pick], "land", need, "minimal_only").ok
 
 
 def test_wins_short_pool_must_send_everything():
     pool = cards("allies", "L1", "L1")
-    assert check_wins(pool, ["al1:L1", "al2:L1"], "land", 5).legal
-    assert check_wins(pool, ["al1:L1"], "land", 5).code == "wins_too_small"
+    assert check_wins(pool, ["al1:L1", "al2:L1"], "land", 5).ok
+    assert check_wins(pool, ["al1:L1"], "land", 5).reason.code == "wins_too_small"
 
 
 def test_minimal_only_setting_rejects_padding():
     pool = cards("axis", "L3", "L1")
-    assert check_wins(pool, ["ax1:L3", "ax2:L1"], "land", 3).legal
-    assert check_wins(pool, ["ax1:L3", "ax2:L1"], "land", 3, "minimal_only").code == "wins_not_minimal"
+    assert check_wins(pool, ["ax1:L3", "ax2:L1"], "land", 3).ok
+    assert check_wins(pool, ["ax1:L3", "ax2:L1"], "land", 3, "minimal_only").reason.code == "wins_not_minimal"
 
 
 def test_reasons_are_bilingual_and_name_a_rule():
     r = check_wins(cards("axis", "L1"), ["nope"], "land", 1)
-    assert not r.legal and r.rule and r.reason_ru and r.reason_en and r.reason_ru != r.reason_en
+    assert not r.ok and r.reason.rule and r.reason.ru and r.reason.en and r.reason.ru != r.reason.en
 
 
 def test_forts_count_for_defender_not_attacker():

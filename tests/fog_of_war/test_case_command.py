@@ -1,5 +1,6 @@
 """battle_case() and the fogofwar_battle management command."""
 import json
+import re
 import subprocess
 import sys
 from io import StringIO
@@ -89,7 +90,6 @@ def test_command_subprocess_success(tmp_path):
 
 
 def test_schema_doc_example_matches_engine():
-    import re
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     text = readme.split("<!-- fogofwar-schema -->")[1].split("<!-- /fogofwar-schema -->")[0]
     case, output = [json.loads(b) for b in re.findall(r"```json\n(.*?)```", text, re.S)]

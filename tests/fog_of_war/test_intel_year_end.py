@@ -5,7 +5,7 @@ from gameplay.fog_of_war import year_end as ye
 from gameplay.fog_of_war.cards import placeholders
 from gameplay.fog_of_war.config import FowSettings
 from gameplay.fog_of_war.intel import bid_payments, free_look, intel
-from gameplay.fog_of_war.state import Quagmire
+from gameplay.fog_of_war.state import ProvinceState, Quagmire
 
 from .helpers import battle_ready, cards, ledger_game, map_game, place_op
 
@@ -24,22 +24,22 @@ def test_intel_success_after_renewal_spends_all_tokens():
 
 def test_intel_refusals():
     st = battle_ready()
-    assert intel(st, "axis", {"kind": "defence", "province": "vichy"}).code == "intel_empty"
-    assert intel(st, "axis", {"kind": "objectives"}).code == "intel_objectives_axis"
-    assert intel(st, "axis", {"kind": "spaceship"}).code == "intel_bad_target"
-    assert intel(st, "allies", {"kind": "neutral", "province": "kiev"}).code == "not_your_turn"
+    assert intel(st, "axis", {"kind": "defence", "province": "vichy"}).reason.code == "intel_empty"
+    assert intel(st, "axis", {"kind": "objectives"}).reason.code == "intel_objectives_axis"
+    assert intel(st, "axis", {"kind": "spaceship"}).reason.code == "intel_bad_target"
+    assert intel(st, "allies", {"kind": "neutral", "province": "kiev"}).reason.code == "not_your_turn"
     st.provinces["vichy"].defence["allies"] = placeholders("allies", 2, "v")
     st.sides["allies"].intel_available = 1
     r = intel(st, "axis", {"kind": "defence", "province": "vichy"}, counter_rounds=1)
-    assert r.code == "intel_counter_no_tokens" and r.reason_ru and r.reason_en
+    assert r.reason.code == "intel_counter_no_tokens" and r.reason.ru and r.reason.en
 
 
 def test_single_end_of_turn_intel_setting():
     st = battle_ready(settings=FowSettings.from_dict({"intel_multi_end_of_turn": False}))
     st.provinces["vichy"].defence["allies"] = placeholders("allies", 2, "v")
     r = intel(st, "axis", {"kind": "defence", "province": "vichy"}, end_of_turn=True)
-    assert intel(r.state, "axis", {"kind": "defence", "province": "vichy"}, end_of_turn=True).code == "intel_multi"
-    assert intel(r.state, "axis", {"kind": "defence", "province": "vichy"}).code == "intel_only_now"
+    assert intel(r.state, "axis", {"kind": "defence", "province": "vichy"}, end_of_turn=True).reason.code == "intel_multi"
+    assert intel(r.state, "axis", {"kind": "defence", "province": "vichy"}).reason.code == "intel_only_now"
 
 
 def test_quagmire_intel_sees_only_face_down_reinforcements():
@@ -60,9 +60,9 @@ def test_op_intel_includes_province_card():
 
 def test_free_look_only_allies_and_listed_provinces():
     st = battle_ready()
-    assert free_look(st, "axis", "kiev").code == "free_look_denied"
-    assert free_look(st, "allies", "balkans").code == "free_look_denied"
-    assert free_look(st, "allies", objectives=True).code == "free_look_denied"
+    assert free_look(st, "axis", "kiev").reason.code == "free_look_denied"
+    assert free_look(st, "allies", "balkans").reason.code == "free_look_denied"
+    assert free_look(st, "allies", objectives=True).reason.code == "free_look_denied"
 
 
 def _ye(**kw):
@@ -73,18 +73,18 @@ def _ye(**kw):
 
 def test_year_end_side_order_and_once():
     st = _ye()
-    assert ye.spend_production(st, "axis", resources=3).code == "ye_order"
+    assert ye.spend_production(st, "axis", resources=3).reason.code == "ye_order"
     st = ye.spend_production(st, "allies", resources=3).state
-    assert ye.spend_production(st, "allies", resources=3).code == "ye_already"
-    assert ye.spend_production(st, "axis", resources=3).legal
-    assert ye.recall(st, "axis").code == "ye_order"
+    assert ye.spend_production(st, "allies", resources=3).reason.code == "ye_already"
+    assert ye.spend_production(st, "axis", resources=3).ok
+    assert ye.recall(st, "axis").reason.code == "ye_order"
 
 
 def test_year_end_needs_phase_and_values_without_map():
-    assert ye.split_wins(ledger_game()).code == "wrong_phase"
-    assert ye.score_vp(_ye()).code == "needs_value"
-    assert ye.spend_production(_ye(), "allies").code == "needs_value"
-    assert ye.spend_production(_ye(), "allies", resources=5, vp=1).code == "vp_allies"
+    assert ye.split_wins(ledger_game()).reason.code == "wrong_phase"
+    assert ye.score_vp(_ye()).reason.code == "needs_value"
+    assert ye.spend_production(_ye(), "allies").reason.code == "needs_value"
+    assert ye.spend_production(_ye(), "allies", resources=5, vp=1).reason.code == "vp_allies"
 
 
 def test_vp_and_production_from_map():
@@ -115,8 +115,8 @@ def test_refresh_intel_and_caps():
     st = ye.refresh_intel(st).state
     assert (st.sides["axis"].intel_available, st.sides["axis"].intel_used) == (5, 0)
     st = ye.spend_production(st, "allies", resources=0).state
-    assert ye.spend_production(st, "axis", resources=5, intel_pairs=1).code == "cap_reached"
-    assert ye.spend_production(st, "axis", resources=5, level=1).code == "cap_reached"
+    assert ye.spend_production(st, "axis", resources=5, intel_pairs=1).reason.code == "cap_reached"
+    assert ye.spend_production(st, "axis", resources=5, level=1).reason.code == "cap_reached"
 
 
 def test_usa_and_ussr_by_date():
@@ -136,7 +136,6 @@ def test_north_america_supplies_after_usa():
     st = map_game()
     st.board.provinces["north_america"] = type(st.board.provinces["ural"])("north_america", supply_point_of="allies",
                                                                             supply_activation="usa_at_war")
-    from gameplay.fog_of_war.state import ProvinceState
     st.provinces["north_america"] = ProvinceState("north_america", control="allies")
     assert "north_america" not in st.supplied("allies")
     st.flags["usa_at_war"] = True
@@ -166,7 +165,7 @@ def test_advance_reinforce_and_start_new_year():
 def test_objectives_must_be_entered_at_end_of_1944():
     st = _ye()
     st.year = 1944
-    assert ye.advance_year(st).code == "objectives_unknown"
+    assert ye.advance_year(st).reason.code == "objectives_unknown"
     st.provinces["berlin"].control = "axis"
     r = ye.advance_year(st, objectives=["berlin", "ruhr"])
     assert r.state.winner == "axis" and r.state.win_reason == "objectives"

@@ -1,23 +1,23 @@
 """State value semantics, JSON round-trip, settings, map loading and the turn engine's refusals."""
 import json
 import random
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as hst
 
+import gameplay.fog_of_war as pkg
 from gameplay.fog_of_war import actions as act
 from gameplay.fog_of_war.board import BoardMap, MapError
-from gameplay.fog_of_war.cards import load_cards, parse_card
+from gameplay.fog_of_war.cards import Card, load_cards, parse_card, placeholders
 from gameplay.fog_of_war.config import FowSettings, SettingsError
-from gameplay.fog_of_war.state import GameState, Quagmire
+from gameplay.fog_of_war.state import GameState, Quagmire, new_game
 
 from .helpers import TEST_MAP, battle_ready, cards, ledger_game, map_game, place_op, started
 
 
 def test_gameplay_package_has_no_django_import():
-    from pathlib import Path
-    import gameplay.fog_of_war as pkg
     for path in Path(pkg.__file__).parent.glob("*.py"):
         text = path.read_text(encoding="utf-8")
         assert "import django" not in text and "from django" not in text, path
@@ -45,8 +45,6 @@ def test_json_round_trip_identity(make):
 @settings(max_examples=25, deadline=None)
 @given(hst.integers(0, 2 ** 32), hst.integers(0, 30))
 def test_round_trip_after_random_setup(seed, deck):
-    from gameplay.fog_of_war.cards import placeholders
-    from gameplay.fog_of_war.state import new_game
     st = new_game(placeholders("axis", deck), placeholders("allies", deck), placeholders("neutral", 15),
                   rng=random.Random(seed), objectives=["a", "b", "c", "d", "e", "f"])
     assert GameState.from_dict(json.loads(json.dumps(st.to_dict()))) == st
@@ -64,7 +62,7 @@ def test_actions_do_not_mutate_input():
     st = started(ledger_game())
     before = st.to_dict()
     r = act.defend(st, "axis", "poland", [st.sides["axis"].hand[0].id])
-    assert r.legal and st.to_dict() == before and r.state != st
+    assert r.ok and st.to_dict() == before and r.state != st
 
 
 def test_malformed_state_dict_raises():
@@ -109,7 +107,7 @@ def test_supply_unknown_without_map():
     st = ledger_game()
     assert st.supplied("axis") is None and st.provinces["berlin"].no_supply is None
     r = act.check_origin(st, "axis", "berlin", "paris")
-    assert r.legal and r.data["supply"] == "unknown" and r.data["note_ru"] and r.data["note_en"]
+    assert r.ok and r.data["supply"] == "unknown" and r.data["note_ru"] and r.data["note_en"]
 
 
 def test_neutral_deal_and_tokens_with_map():
@@ -126,35 +124,34 @@ def test_card_data_loading():
 
 
 def test_ledger_reveal_required_and_accepted():
-    from gameplay.fog_of_war.cards import Card
     st = battle_ready()
     slot = place_op(st, "axis", "vichy", [Card("x1", "axis")])
     r = act.launch_operation(st, "axis", slot, "italy")
-    assert r.code == "card_values_missing"
+    assert r.reason.code == "card_values_missing"
     r = act.launch_operation(st, "axis", slot, "italy", reveal={"x1": Card("x1", "axis", "land", land=4)})
-    assert r.legal and r.data["outcome"] == "victory"
+    assert r.ok and r.data["outcome"] == "victory"
 
 
 def test_turn_refusals():
     st = started(ledger_game())
     hand = st.sides["axis"].hand[0].id
-    assert act.defend(st, "allies", "britain", ["x"]).code == "not_your_turn"
-    assert act.defend(st, "axis", "paris", [hand]).code == "defend_not_own"
-    assert act.defend(st, "axis", "poland", ["nope"]).code == "card_not_in_hand"
-    assert act.defend(st, "axis", "atlantis", [hand]).code == "unknown_province"
-    assert act.new_operation(st, "axis", "poland", [hand]).code == "target_own"
-    assert act.cancel_operation(st, "axis", "C").code == "no_such_op"
+    assert act.defend(st, "allies", "britain", ["x"]).reason.code == "not_your_turn"
+    assert act.defend(st, "axis", "paris", [hand]).reason.code == "defend_not_own"
+    assert act.defend(st, "axis", "poland", ["nope"]).reason.code == "card_not_in_hand"
+    assert act.defend(st, "axis", "atlantis", [hand]).reason.code == "unknown_province"
+    assert act.new_operation(st, "axis", "poland", [hand]).reason.code == "target_own"
+    assert act.cancel_operation(st, "axis", "C").reason.code == "no_such_op"
     st2 = act.new_operation(st, "axis", "paris", [hand]).state
-    assert act.launch_operation(st2, "axis", "A", "ruhr").code == "not_launchable"
-    assert act.new_operation(st2, "axis", "paris", [st2.sides["axis"].hand[0].id], replace=True).code == \
+    assert act.launch_operation(st2, "axis", "A", "ruhr").reason.code == "not_launchable"
+    assert act.new_operation(st2, "axis", "paris", [st2.sides["axis"].hand[0].id], replace=True).reason.code == \
         "province_card_missing"
 
 
 def test_reduced_turn_blocks_card_play():
     st = started(ledger_game())
     st.sides["axis"].deck = []
-    assert act.defend(st, "axis", "poland", [st.sides["axis"].hand[0].id]).code == "reduced_turn_no_play"
-    assert act.end_turn(st, "axis").legal
+    assert act.defend(st, "axis", "poland", [st.sides["axis"].hand[0].id]).reason.code == "reduced_turn_no_play"
+    assert act.end_turn(st, "axis").ok
 
 
 def test_quagmire_not_a_defend_or_op_target():
@@ -162,10 +159,10 @@ def test_quagmire_not_a_defend_or_op_target():
     st.provinces["poland"].quagmire = Quagmire("allies")
     st.provinces["paris"].quagmire = Quagmire("axis")
     hand = st.sides["axis"].hand[0].id
-    assert act.defend(st, "axis", "poland", [hand]).code == "in_quagmire"
-    assert act.new_operation(st, "axis", "paris", [hand]).code == "in_quagmire"
+    assert act.defend(st, "axis", "poland", [hand]).reason.code == "in_quagmire"
+    assert act.new_operation(st, "axis", "paris", [hand]).reason.code == "in_quagmire"
     r = act.reinforce_quagmire(st, "axis", "poland", [hand])
-    assert r.legal and not r.data["must_resolve"]
+    assert r.ok and not r.data["must_resolve"]
 
 
 def test_superiority_passes_after_defender_uses_it():

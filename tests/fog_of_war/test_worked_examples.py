@@ -7,9 +7,10 @@ from gameplay.fog_of_war import actions as act
 from gameplay.fog_of_war import year_end as ye
 from gameplay.fog_of_war.battle import (DEFEAT, QUAGMIRE, ROUT, VICTORY, BattleInput, card_flow, check_wins,
                                         compute, outcome_for, quagmire_losses)
+from gameplay.fog_of_war.board import active_supply_points
 from gameplay.fog_of_war.cards import placeholders
 from gameplay.fog_of_war.intel import free_look, intel, view_count
-from gameplay.fog_of_war.state import Objective
+from gameplay.fog_of_war.state import Objective, Quagmire
 
 from .helpers import battle_ready, cards, ledger_game, map_game, place_op, started, wheel_with
 
@@ -41,7 +42,7 @@ def test_f01_quagmire_with_neutral_card():
     st.provinces["vichy"].defence["allies"] = cards("allies", "L2", "F1")
     st.provinces["vichy"].neutral_cards = cards("neutral", "L1")
     r = act.launch_operation(st, "axis", slot, "italy", rng=random.Random(3))
-    assert r.legal and (r.data["a"], r.data["d"], r.data["outcome"]) == (5, 4, QUAGMIRE)
+    assert r.ok and (r.data["a"], r.data["d"], r.data["outcome"]) == (5, 4, QUAGMIRE)
     new = r.state
     ax, al = new.sides["axis"], new.sides["allies"]
     assert sorted(c.id[4:] for c in ax.discard) == ["N2", "Z"]
@@ -74,8 +75,8 @@ def test_f03_sea_battle_wins_choice():
     br = compute(BattleInput(att, cards("allies", "N2"), kind="sea"))
     assert (br.a, br.d, br.outcome) == (4, 2, VICTORY)
     assert ids(br.attack_discarded) == ["ax3:L2"]
-    assert check_wins(br.attack, ["ax1:N3"], "sea", br.d).legal
-    assert not check_wins(br.attack, ["ax2:N1"], "sea", br.d).legal
+    assert check_wins(br.attack, ["ax1:N3"], "sea", br.d).ok
+    assert not check_wins(br.attack, ["ax2:N1"], "sea", br.d).ok
     assert ids(card_flow(br, "sea").data["flow"]["attacker"]["wins"]) == ["ax1:N3"]
 
 
@@ -129,19 +130,19 @@ def test_f08_rout_defender_wins_own_cards_only():
     assert ids(r.state.sides["allies"].wins) == ["al1:L3"]
     assert "vichy" in r.state.sides["axis"].province_deck
     br = r.data["battle"]
-    assert check_wins(br.defence, ["al1:L3"], "land", 3).legal
-    assert check_wins(br.defence, ["al1:L3", "al2:L2"], "land", 3).legal
-    assert not check_wins(br.defence, ["al2:L2"], "land", 3).legal
-    assert not check_wins(br.defence, ["ne1:L1", "al2:L2"], "land", 3, neutral=br.neutral).legal
+    assert check_wins(br.defence, ["al1:L3"], "land", 3).ok
+    assert check_wins(br.defence, ["al1:L3", "al2:L2"], "land", 3).ok
+    assert not check_wins(br.defence, ["al2:L2"], "land", 3).ok
+    assert not check_wins(br.defence, ["ne1:L1", "al2:L2"], "land", 3, neutral=br.neutral).ok
 
 
 def test_f09_winter_snow_a_plus_one():
     att = cards("axis", "L3", "L3", "L2", "L1")
     br = compute(BattleInput(att, cards("allies", "L3"), winter=True, climate="snow", wheel_modifier="A+1"))
     assert (br.a, br.d, br.outcome) == (10, 5, VICTORY)
-    assert check_wins(att, ["ax1:L3", "ax3:L2"], "land", 5).legal
-    assert check_wins(att, ["ax1:L3", "ax2:L3"], "land", 5).legal
-    assert not check_wins(att, ["ax1:L3", "ax4:L1"], "land", 5).legal
+    assert check_wins(att, ["ax1:L3", "ax3:L2"], "land", 5).ok
+    assert check_wins(att, ["ax1:L3", "ax2:L3"], "land", 5).ok
+    assert not check_wins(att, ["ax1:L3", "ax4:L1"], "land", 5).ok
     flow = card_flow(br, "land", wins_choice=["ax1:L3", "ax3:L2"]).data["flow"]
     assert ids(flow["attacker"]["stays"]) == ["ax2:L3", "ax4:L1"]
     assert ids(flow["defender"]["losses"]) == ["al1:L3"]
@@ -195,13 +196,13 @@ def test_f13_intel_costs():
     assert r.data["result"] == "cancelled"
     assert r.state.sides["allies"].intel_used == 2 and r.state.sides["axis"].intel_used == 3
     after = r.state
-    assert act.defend(after, "allies", "britain", [after.sides["allies"].hand[0].id]).code == "intel_only_now"
-    assert intel(after, "allies", {"kind": "defence", "province": "poland"}, end_of_turn=True).legal
-    assert act.end_turn(after, "allies").code != "intel_only_now"
+    assert act.defend(after, "allies", "britain", [after.sides["allies"].hand[0].id]).reason.code == "intel_only_now"
+    assert intel(after, "allies", {"kind": "defence", "province": "poland"}, end_of_turn=True).ok
+    assert act.end_turn(after, "allies").reason.code != "intel_only_now"
     # c) one token cannot pay a mid-turn intel
     st.sides["axis"].intel_available = 1
     r = intel(st, "axis", {"kind": "defence", "province": "vichy"})
-    assert not r.legal and r.code == "intel_no_tokens" and r.reason_ru and r.reason_en
+    assert not r.ok and r.reason.code == "intel_no_tokens" and r.reason.ru and r.reason.en
 
 
 def test_f14_intel_view_counts_and_targets():
@@ -209,15 +210,15 @@ def test_f14_intel_view_counts_and_targets():
     st = battle_ready("allies")
     at0 = place_op(st, "axis", "paris", cards("axis", "L1"), position=0)
     at2 = place_op(st, "axis", "britain", cards("axis", "L1"), position=2)
-    assert intel(st, "allies", {"kind": "op", "slot": at0}).code == "intel_new_op"
+    assert intel(st, "allies", {"kind": "op", "slot": at0}).reason.code == "intel_new_op"
     r = intel(st, "allies", {"kind": "op", "slot": at2}, rng=random.Random(0))
-    assert r.legal and r.data["n"] == 2
+    assert r.ok and r.data["n"] == 2
     st.objectives = [Objective(p, "near_morocco") for p in ("x", "y", "z")]
     assert intel(st, "allies", {"kind": "objectives"}).data["k"] == 1
     axis_turn = battle_ready("axis")
     axis_turn.provinces["kiev"].neutral_cards = cards("neutral", "L2")
     look = free_look(axis_turn, "allies", "kiev")
-    assert look.legal and ids(look.data["seen"]) == ["ne1:L2"] and look.state.sides["allies"].intel_used == 0
+    assert look.ok and ids(look.data["seen"]) == ["ne1:L2"] and look.state.sides["allies"].intel_used == 0
 
 
 def test_f15_wheel_ageing_and_expiry():
@@ -240,7 +241,7 @@ def test_f16_second_new_op_needs_confirmation():
     hand = [c.id for c in st.sides["axis"].hand]
     st = act.new_operation(st, "axis", "vichy", [hand[0]]).state
     r = act.new_operation(st, "axis", "paris", [hand[1]])
-    assert not r.legal and r.code == "confirm_replace"
+    assert not r.ok and r.reason.code == "confirm_replace"
     r = act.new_operation(st, "axis", "paris", [hand[1]], replace=True)
     ax = r.state.sides["axis"]
     assert [o.target for o in ax.operations] == ["paris"] and "vichy" in ax.province_deck
@@ -254,9 +255,9 @@ def test_f17_must_play():
     slot = place_op(st, "axis", "vichy", cards("axis", "L5"))
     st = act.launch_operation(st, "axis", slot, "italy").state
     r = act.end_turn(st, "axis")
-    assert not r.legal and r.code == "must_play"
+    assert not r.ok and r.reason.code == "must_play"
     st.sides["axis"].hand_at_turn_start = 0
-    assert act.end_turn(st, "axis").legal
+    assert act.end_turn(st, "axis").ok
 
 
 def test_f18_draw_winter_end_of_year():
@@ -302,13 +303,13 @@ def test_f20_production():
     r = ye.spend_production(r.state, "axis", resources=11, vp=2, level=2, intel_pairs=1,
                             losses_to_discard=["l-1", "l-2"])
     ax = r.state.sides["axis"]
-    assert r.legal and (ax.vp, ax.production_level, ax.intel_available, len(ax.discard)) == (2, 11, 7, 2)
+    assert r.ok and (ax.vp, ax.production_level, ax.intel_available, len(ax.discard)) == (2, 11, 7, 2)
     st.year = 1944
     assert ye.production_points(st, "allies", resources=6) == 0
     st.year = 1941
     three = ye.spend_production(_year_end(ledger_game()), "allies", resources=0).state
-    assert ye.spend_production(three, "axis", resources=3, vp=1, level=1).legal
-    assert ye.spend_production(three, "axis", resources=3, vp=1, level=2).code == "pp_exceeded"
+    assert ye.spend_production(three, "axis", resources=3, vp=1, level=1).ok
+    assert ye.spend_production(three, "axis", resources=3, vp=1, level=2).reason.code == "pp_exceeded"
 
 
 def test_f21_first_side_of_new_year():
@@ -352,7 +353,6 @@ def test_f24_end_of_1944_objectives():
     assert ye.advance_year(st).state.winner == "allies"
     st.provinces["paris"].control = "axis"
     assert ye.advance_year(st).state.winner == "axis"
-    from gameplay.fog_of_war.state import Quagmire
     st.provinces["paris"].quagmire = Quagmire("allies")
     assert ye.advance_year(st).state.winner == "axis"
 
@@ -384,7 +384,6 @@ def test_f25_paris_supply_point_lost_with_map():
     st = map_game()
     assert "paris" in st.supplied("allies")
     st.provinces["paris"].control = "axis"
-    from gameplay.fog_of_war.board import active_supply_points
     assert "paris" not in st.supplied("allies")
     assert "paris" not in active_supply_points(st.board, "axis", {"paris": "axis"}, st.flags)
 
@@ -451,14 +450,13 @@ def test_f28_ural_supplies_allies_after_entry():
 def test_f29_attack_origins():
     st = map_game()
     st.provinces["ruhr"].control = "allies"
-    assert act.check_origin(st, "allies", "north_sea", "ruhr").code == "origin_forbidden"
+    assert act.check_origin(st, "allies", "north_sea", "ruhr").reason.code == "origin_forbidden"
     st = map_game()
-    assert act.check_origin(st, "axis", "ruhr", "north_sea").legal
+    assert act.check_origin(st, "axis", "ruhr", "north_sea").ok
     st.provinces["p"].control = st.provinces["q"].control = "axis"
-    from gameplay.fog_of_war.state import Quagmire
     st.provinces["p"].quagmire = Quagmire("allies")
-    assert act.check_origin(st, "axis", "q", "r").code == "origin_unsupplied"
-    assert act.check_origin(st, "axis", "p", "q").code == "origin_quagmire"
+    assert act.check_origin(st, "axis", "q", "r").reason.code == "origin_unsupplied"
+    assert act.check_origin(st, "axis", "p", "q").reason.code == "origin_quagmire"
 
 
 def test_f30_own_defence_in_neutral_target_discarded():
@@ -472,14 +470,13 @@ def test_f30_own_defence_in_neutral_target_discarded():
 
 
 def test_f31_supply_chain_through_quagmire():
-    from gameplay.fog_of_war.state import Quagmire
     st = map_game()
     for k in "pqr":
         st.provinces[k].control = "axis"
     st.provinces["q"].quagmire = Quagmire("allies")
     st.refresh_supply()
     assert st.provinces["p"].no_supply is False and st.provinces["r"].no_supply is True
-    assert act.check_origin(st, "axis", "r", "q").code in ("origin_unsupplied", "origin_not_adjacent")
+    assert act.check_origin(st, "axis", "r", "q").reason.code in ("origin_unsupplied", "origin_not_adjacent")
     st.board.provinces["r"].neighbours.append("ruhr")
     st.board.provinces["ruhr"].neighbours.append("r")
     st.refresh_supply()
@@ -487,7 +484,6 @@ def test_f31_supply_chain_through_quagmire():
 
 
 def test_f32_quagmire_resolved_again():
-    from gameplay.fog_of_war.state import Quagmire
     st = battle_ready("allies")
     p = st.provinces["poland"]
     p.quagmire = Quagmire("allies")
@@ -497,7 +493,7 @@ def test_f32_quagmire_resolved_again():
     st.sides["allies"].hand = cards("allies", "L3", prefix="h")
     st.sides["allies"].hand_at_turn_start = 1
     st = act.reinforce_quagmire(st, "allies", "poland", ["h1:L3"]).state
-    assert act.end_turn(st, "allies").code == "quagmire_pending"
+    assert act.end_turn(st, "allies").reason.code == "quagmire_pending"
     r = act.resolve_quagmire(st, "allies", "poland")
     assert (r.data["a"], r.data["d"], r.data["outcome"]) == (8, 3, VICTORY)
     new = r.state
@@ -505,20 +501,19 @@ def test_f32_quagmire_resolved_again():
     assert sorted(ids(new.sides["axis"].losses)) == ["ax1:L2", "ax2:L1"]
     assert new.provinces["poland"].quagmire is None and new.provinces["poland"].control == "allies"
     assert "poland" in new.sides["allies"].in_front and "poland" in new.sides["axis"].province_deck
-    assert act.end_turn(new, "allies").legal
+    assert act.end_turn(new, "allies").ok
 
 
 def test_f33_year_end_recall():
-    from gameplay.fog_of_war.state import Quagmire
     st = _year_end(ledger_game())
     st.superiority = "allies"
     st.provinces["poland"].defence["axis"] = cards("axis", "L2", prefix="p")
     st.provinces["vichy"].quagmire = Quagmire("axis")
     st.provinces["vichy"].quagmire_cards["axis"] = cards("axis", "L1", prefix="q")
     r = ye.recall(st, "axis", provinces={"poland": ["p1:L2"]})
-    assert r.legal and ids(r.state.sides["axis"].discard) == ["p1:L2"]
+    assert r.ok and ids(r.state.sides["axis"].discard) == ["p1:L2"]
     r = ye.recall(st, "axis", provinces={"vichy": ["q1:L1"]})
-    assert not r.legal and r.code == "recall_quagmire"
+    assert not r.ok and r.reason.code == "recall_quagmire"
 
 
 def test_f34_new_year_draw_up_to_three():

@@ -27,4 +27,4 @@ def where(state, uid):
 
 def mentions(result, ru, en):
     """The reason names the rule in both languages."""
-    return ru in result.reason["ru"] and en in result.reason["en"]
+    return ru in result.reason.ru and en in result.reason.en

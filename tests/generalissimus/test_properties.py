@@ -82,9 +82,9 @@ def test_random_legal_sequences_keep_invariants(s, data):
             r = random_action(data, s)
         except InputError:
             continue  # wrong dice count: input error, the state is untouched
-        if r.legal:
+        if r.ok:
             s = r.state
-        assert r.reason["ru"] and r.reason["en"]
+        assert r.reason.ru and r.reason.en
         assert invariant_problems(s) == []
         assert all(u.blocks >= 0 and u.crew >= 0 for u in s.units)
         on_board = [u.sector for u in s.units if u.on_board]
@@ -114,9 +114,9 @@ def test_chain_panic_terminates(s, data):
         if u.kind == "artillery" and u.formation == "square":
             u.formation = "disordered"
     r = forced_flight(s, first=data.draw(st.sampled_from(["south", "north"])))
-    assert r.legal
+    assert r.ok
     assert invariant_problems(r.state) == []
-    moves = [e["unit"] for e in r.events if e["type"] == "moved"]
+    moves = [e["unit"] for e in r.changes if e["type"] == "moved"]
     n = len(s.units)
     assert len(moves) <= n * n
     gone = [u for u in r.state.units if not u.on_board]

@@ -41,24 +41,24 @@ def test_pile_and_cap_limits():
     g = _game(BASE, piles={"south": {"retreat": 1}, "north": {}})
     g = place_order(g, "south", "retreat", "west").state
     r = place_order(g, "south", "retreat", "west")
-    assert not r.legal and mentions(r, "стопка приказов", "order pile")
+    assert not r.ok and mentions(r, "стопка приказов", "order pile")
     capped = _game(BASE, settings=Settings(orders_per_turn_cap=1))
     capped = place_order(capped, "south", "move", "west").state
-    assert place_order(capped, "south", "move", "west").code == "cap_reached"
+    assert place_order(capped, "south", "move", "west").reason.code == "cap_reached"
 
 
 def test_wrong_phase():
     g = _game(BASE)
     r = roll_initiative(g, 3, 4)
-    assert not r.legal and mentions(r, "порядок хода", "turn sequence")
-    assert reveal_step(g, {}).code == "wrong_phase"
+    assert not r.ok and mentions(r, "порядок хода", "turn sequence")
+    assert reveal_step(g, {}).reason.code == "wrong_phase"
 
 
 def test_reveal_obligations():
     g = _ready(_game(BASE), [("south", "move", "center")])
     assert g.current_zone == "center"
-    assert reveal_step(g, {}).code == "must_reveal"
-    assert reveal_step(g, {"south": {"card": "S-move-1", "unit": "S1"}, "north": {"card": "x", "unit": "N1"}}).code == "nothing_to_reveal"
+    assert reveal_step(g, {}).reason.code == "must_reveal"
+    assert reveal_step(g, {"south": {"card": "S-move-1", "unit": "S1"}, "north": {"card": "x", "unit": "N1"}}).reason.code == "nothing_to_reveal"
     with pytest.raises(InputError):
         reveal_step(g, {"south": {"card": "S-move-2", "unit": "S1"}})
 
@@ -72,7 +72,7 @@ def test_full_turn_cycle_and_card_return():
     g = reveal_step(g, {"south": {"card": "S-musket_volley-1", "unit": "S1", "target": "N1", "dice": [6, 1, 1]}}).state
     assert g.unit("S1").attacks_used == ["musket"]
     r = reveal_step(g, {"south": {"card": "S-move-1", "unit": "S1"}})
-    assert r.details["cards"]["S-move-1"]["code"] == "occupied"
+    assert r.data["cards"]["S-move-1"]["code"] == "occupied"
     g = r.state
     assert g.phase == "end_of_turn"
     g = end_turn(g).state
@@ -91,7 +91,7 @@ def test_counter_charge_in_the_same_step():
     g = _ready(_game(BASE), [("south", "bayonets", "center"), ("north", "bayonets", "center")])
     r = reveal_step(g, {"south": {"card": "S-bayonets-1", "unit": "S1", "target": "N1", "dice": [3, 4, 2]},
                         "north": {"card": "N-bayonets-1", "unit": "N1", "dice": [5, 3, 1]}})
-    cards = r.details["cards"]
+    cards = r.data["cards"]
     assert cards["S-bayonets-1"]["code"] == "melee_won" and cards["N-bayonets-1"]["state"] == "executed"
     assert r.state.unit("N1").routed and where(r.state, "S1") == "c4"
 
@@ -99,7 +99,7 @@ def test_counter_charge_in_the_same_step():
 def test_counter_card_without_incoming_charge_is_void():
     g = _ready(_game(BASE), [("north", "bayonets", "center")])
     r = reveal_step(g, {"north": {"card": "N-bayonets-1", "unit": "N1"}})
-    assert r.details["cards"]["N-bayonets-1"]["state"] == "void"
+    assert r.data["cards"]["N-bayonets-1"]["state"] == "void"
 
 
 def test_reaction_mode_counter_charge():
@@ -108,9 +108,9 @@ def test_reaction_mode_counter_charge():
     r = reveal_step(g, {"south": {"card": "S-bayonets-1", "unit": "S1", "target": "N1", "dice": [1, 1, 1]},
                         "north": {"card": "N-move-1", "unit": "N2",
                                   "reaction": {"card": "N-bayonets-1", "dice": [6, 6, 6]}}})
-    assert r.details["cards"]["S-bayonets-1"]["code"] == "melee_won"
+    assert r.data["cards"]["S-bayonets-1"]["code"] == "melee_won"
     assert r.state.unit("S1").routed and where(r.state, "N1") == "c3"
-    assert r.details["cards"]["N-bayonets-1"]["state"] == "executed"
+    assert r.data["cards"]["N-bayonets-1"]["state"] == "executed"
 
 
 def test_rally_with_two_form_up_cards():
@@ -118,7 +118,7 @@ def test_rally_with_two_form_up_cards():
     g = _ready(_game(units), [("north", "form_up", "center"), ("north", "form_up", "center")])
     r = reveal_step(g, {"north": {"cards": ["N-form_up-1", "N-form_up-2"], "unit": "N1"}})
     assert not r.state.unit("N1").routed
-    assert {c["state"] for c in r.details["cards"].values()} == {"executed"}
+    assert {c["state"] for c in r.data["cards"].values()} == {"executed"}
 
 
 def test_end_turn_forced_flight_and_victory():
@@ -134,4 +134,4 @@ def test_immediate_victory_finishes_the_game():
     g = _ready(_game(units), [("south", "musket_volley", "center")])
     r = reveal_step(g, {"south": {"card": "S-musket_volley-1", "unit": "S1", "target": "N1", "dice": [6, 6, 6]}})
     assert r.state.phase == "finished" and r.state.winner == "south"
-    assert place_order(r.state, "south", "move", "west").code == "game_over"
+    assert place_order(r.state, "south", "move", "west").reason.code == "game_over"

@@ -12,10 +12,10 @@ from .helpers import U, board, mentions, where
 def test_g01_square_needs_three_blocks():
     s = board(U("S1", "s", "infantry", "c3", blocks=2, formation="column"))
     r = form_up(s, "S1", "square")
-    assert not r.legal and r.code == "square_blocks"
+    assert not r.ok and r.reason.code == "square_blocks"
     assert mentions(r, "Каре", "square")
     r = form_up(s, "S1", "line")
-    assert r.legal and r.state.unit("S1").formation == "line"
+    assert r.ok and r.state.unit("S1").formation == "line"
 
 
 def test_g02_two_hits_leave_one_disordered_block():
@@ -24,15 +24,15 @@ def test_g02_two_hits_leave_one_disordered_block():
     u = r.state.unit("S1")
     assert (u.blocks, u.formation) == (1, "disordered")
     again = form_up(r.state, "S1", "column")
-    assert not again.legal and again.code == "single_block"
+    assert not again.ok and again.reason.code == "single_block"
 
 
 def test_g03_line_bonus_per_die():
     s = board(U("S1", "s", "infantry", "c3", formation="line"), U("N1", "n", "infantry", "c4"))
     r = volley(s, "musket_volley", "S1", "N1", [4, 5, 2])
-    assert r.details["shots"][0]["hits"] == 2 and r.state.unit("N1").blocks == 1
+    assert r.data["shots"][0]["hits"] == 2 and r.state.unit("N1").blocks == 1
     col = board(U("S1", "s", "infantry", "c3", formation="column"), U("N1", "n", "infantry", "c4"))
-    assert volley(col, "musket_volley", "S1", "N1", [4, 5, 2]).details["shots"][0]["hits"] == 1
+    assert volley(col, "musket_volley", "S1", "N1", [4, 5, 2]).data["shots"][0]["hits"] == 1
 
 
 def test_g03_extra_die_mode_rolls_four_dice():
@@ -41,31 +41,31 @@ def test_g03_extra_die_mode_rolls_four_dice():
     with pytest.raises(InputError, match="expected 4 dice"):
         volley(s, "musket_volley", "S1", "N1", [4, 5, 2])
     r = volley(s, "musket_volley", "S1", "N1", [4, 5, 2, 6])
-    assert r.details["shots"][0]["hits"] == 2
+    assert r.data["shots"][0]["hits"] == 2
 
 
 def test_g04_musket_targets_front_row_only():
     units = [U("S1", "s", "infantry", "c3"), U("N1", "n", "infantry", "d4"),
              U("N2", "n", "infantry", "d3"), U("N3", "n", "infantry", "c2")]
     s = board(*units)
-    assert volley(s, "musket_volley", "S1", "N1", [1, 1, 1]).legal
+    assert volley(s, "musket_volley", "S1", "N1", [1, 1, 1]).ok
     for target in ("N2", "N3"):
         r = volley(s, "musket_volley", "S1", target, [1, 1, 1])
-        assert not r.legal and r.code == "musket_arc"
+        assert not r.ok and r.reason.code == "musket_arc"
         assert mentions(r, "ружейный залп", "musket volley")
 
 
 def test_g05_flank_volley():
     s = board(U("S1", "s", "infantry", "b4", facing="E", formation="column"), U("N1", "n", "infantry", "c4"))
     r = volley(s, "musket_volley", "S1", "N1", [4, 4, 1])
-    shot = r.details["shots"][0]
+    shot = r.data["shots"][0]
     assert shot["flank"] and shot["bonus"] == 1 and shot["hits"] == 2
 
 
 def test_g06_excess_hits_are_lost():
     s = board(U("S1", "s", "infantry", "c3", formation="line"), U("N1", "n", "cavalry", "c4"))
     r = volley(s, "musket_volley", "S1", "N1", [6, 6, 6])
-    assert r.details["shots"][0] == {**r.details["shots"][0], "hits": 3, "removed": 2}
+    assert r.data["shots"][0] == {**r.data["shots"][0], "hits": 3, "removed": 2}
     assert r.state.unit("N1").location == "destroyed"
 
 
@@ -76,7 +76,7 @@ def _g07(n_dice, **kw):
 
 def test_g07_column_attacker_wins_melee():
     r = _g07([5, 3, 1], retreat_choices={"N1": "d5"})
-    assert r.details["attacker"]["total"] == 10 and r.details["defender"]["total"] == 9
+    assert r.data["attacker"]["total"] == 10 and r.data["defender"]["total"] == 9
     n, s1 = r.state.unit("N1"), r.state.unit("S1")
     assert n.routed and n.formation == "disordered" and n.sector == "d5"
     assert s1.sector == "c4" and s1.formation == "disordered"
@@ -84,7 +84,7 @@ def test_g07_column_attacker_wins_melee():
 
 def test_g08_tie_both_stay_disordered():
     r = _g07([6, 3, 1])
-    assert r.code == "melee_tie" and r.details["winner"] is None
+    assert r.reason.code == "melee_tie" and r.data["winner"] is None
     n, s1 = r.state.unit("N1"), r.state.unit("S1")
     assert (s1.sector, n.sector) == ("c3", "c4")
     assert s1.formation == n.formation == "disordered" and not s1.routed and not n.routed
@@ -93,7 +93,7 @@ def test_g08_tie_both_stay_disordered():
 def test_g09_attacker_loses_and_routs():
     s = board(U("S1", "s", "infantry", "c3", formation="column"), U("N1", "n", "infantry", "c4", formation="column"))
     r = charge(s, "S1", "N1", attacker_dice=[1, 2, 1], defender_dice=[4, 4, 3], counter=True)
-    assert (r.details["attacker"]["total"], r.details["defender"]["total"]) == (5, 12)
+    assert (r.data["attacker"]["total"], r.data["defender"]["total"]) == (5, 12)
     s1, n = r.state.unit("S1"), r.state.unit("N1")
     assert s1.routed and s1.formation == "disordered" and s1.sector in ("c2", "b2", "d2")
     assert n.sector == "c3" and n.formation == "disordered"
@@ -103,8 +103,8 @@ def test_g09_attacker_loses_and_routs():
 def test_g10_cavalry_beats_square():
     s = board(U("S1", "s", "cavalry", "c3"), U("N1", "n", "infantry", "c4", formation="square"))
     r = charge(s, "S1", "N1", attacker_dice=[6, 6], defender_dice=[3, 2, 4], counter=True)
-    assert r.details["defender"]["mods"] == {"square_vs_cavalry": 2}
-    assert (r.details["attacker"]["total"], r.details["defender"]["total"]) == (12, 11)
+    assert r.data["defender"]["mods"] == {"square_vs_cavalry": 2}
+    assert (r.data["attacker"]["total"], r.data["defender"]["total"]) == (12, 11)
     assert r.state.unit("N1").routed and where(r.state, "S1") == "c4"
     assert r.state.unit("S1").formation == r.state.unit("N1").formation == "disordered"
 
@@ -112,14 +112,14 @@ def test_g10_cavalry_beats_square():
 def test_g11_tie_breaks_the_square():
     s = board(U("S1", "s", "cavalry", "c3"), U("N1", "n", "infantry", "c4", formation="square"))
     r = charge(s, "S1", "N1", attacker_dice=[5, 4], defender_dice=[2, 3, 2], counter=True)
-    assert r.code == "melee_tie"
+    assert r.reason.code == "melee_tie"
     assert r.state.unit("N1").formation == "disordered" and where(r.state, "N1") == "c4"
 
 
 def test_g12_target_without_bayonets_gives_way():
     s = board(U("S1", "s", "infantry", "c3", formation="column"), U("N1", "n", "infantry", "c4", formation="line"))
     r = charge(s, "S1", "N1")
-    assert r.code == "gives_way" and mentions(r, "штыковая атака", "bayonet charge")
+    assert r.reason.code == "gives_way" and mentions(r, "штыковая атака", "bayonet charge")
     n, s1 = r.state.unit("N1"), r.state.unit("S1")
     assert n.sector in ("c5", "b5", "d5") and n.formation == "disordered" and not n.routed
     assert s1.sector == "c4" and s1.formation == "column"
@@ -142,10 +142,10 @@ def test_g13_fire_resolves_before_the_charge():
     r = reveal_step(g, {"south": {"card": "S-bayonets-1", "unit": "S1", "target": "N1"},
                         "north": {"card": "N-musket_volley-1", "unit": "N1", "target": "S1", "dice": [5, 1, 4]}})
     st = r.state
-    assert r.details["cards"]["N-musket_volley-1"]["details"]["hits"] == 2
+    assert r.data["cards"]["N-musket_volley-1"]["details"]["hits"] == 2
     assert st.unit("S1").blocks == 1 and where(st, "S1") == "c4"
     assert st.unit("N1").formation == "disordered" and not st.unit("N1").routed
-    assert r.details["cards"]["S-bayonets-1"]["state"] == "executed"
+    assert r.data["cards"]["S-bayonets-1"]["state"] == "executed"
 
 
 def test_g13_variant_charge_void_when_attacker_destroyed():
@@ -155,7 +155,7 @@ def test_g13_variant_charge_void_when_attacker_destroyed():
     r = reveal_step(g, {"south": {"card": "S-bayonets-1", "unit": "S1", "target": "N1"},
                         "north": {"card": "N-musket_volley-1", "unit": "N1", "target": "S1", "dice": [5, 6, 1]}})
     assert r.state.unit("S1").location == "destroyed"
-    assert r.details["cards"]["S-bayonets-1"]["state"] == "void"
+    assert r.data["cards"]["S-bayonets-1"]["state"] == "void"
     assert where(r.state, "N1") == "c4"
 
 
@@ -163,7 +163,7 @@ def test_g14_simultaneous_fire():
     s = board(U("S1", "s", "infantry", "c3", formation="line"), U("N1", "n", "infantry", "c4", blocks=2))
     r = fire(s, [{"type": "musket_volley", "unit": "S1", "target": "N1", "dice": [5, 2, 3]},
                  {"type": "musket_volley", "unit": "N1", "target": "S1", "dice": [6, 5]}])
-    assert [sh["hits"] for sh in r.details["shots"]] == [1, 2]
+    assert [sh["hits"] for sh in r.data["shots"]] == [1, 2]
     for uid in ("S1", "N1"):
         assert r.state.unit(uid).blocks == 1 and r.state.unit(uid).formation == "disordered"
 
@@ -172,8 +172,8 @@ def test_g15_same_attack_twice_is_illegal():
     s = board(U("S1", "s", "infantry", "c3"), U("N1", "n", "infantry", "c4"))
     first = volley(s, "musket_volley", "S1", "N1", [1, 1, 1])
     second = volley(first.state, "musket_volley", "S1", "N1", [1, 1, 1])
-    assert not second.legal and second.code == "attack_used" and mentions(second, "лимит атак", "attack limit")
-    assert charge(first.state, "S1", "N1").legal
+    assert not second.ok and second.reason.code == "attack_used" and mentions(second, "лимит атак", "attack limit")
+    assert charge(first.state, "S1", "N1").ok
 
 
 @pytest.mark.parametrize("variant", ["empty", "occupied", "forest", "facing_east"])
@@ -184,42 +184,42 @@ def test_g16_infantry_move(variant):
     s = board(*units, terrain={"c4": "forest"} if variant == "forest" else None)
     r = move(s, "S1")
     if variant == "occupied":
-        assert not r.legal and r.code == "occupied"
+        assert not r.ok and r.reason.code == "occupied"
         return
     expected = "d3" if variant == "facing_east" else "c4"
-    assert r.legal and where(r.state, "S1") == expected
+    assert r.ok and where(r.state, "S1") == expected
     assert r.state.unit("S1").formation == ("disordered" if variant == "forest" else "line")
 
 
 def test_g17_artillery_cannot_enter_forest():
     s = board(U("A1", "s", "artillery", "c2"), terrain={"c3": "forest"})
     r = move(s, "A1")
-    assert not r.legal and r.reason["en"] == "Artillery cannot enter a forest (terrain table)"
+    assert not r.ok and r.reason.en == "Artillery cannot enter a forest (terrain table)"
 
 
 def test_g18_cavalry_passes_through_own_unit():
     s = board(U("C1", "s", "cavalry", "c2"), U("S1", "s", "infantry", "c3", formation="line"))
     r = move(s, "C1", path=["c3", "c4"], facing="E")
-    assert r.legal and where(r.state, "C1") == "c4" and r.state.unit("C1").facing == "E"
+    assert r.ok and where(r.state, "C1") == "c4" and r.state.unit("C1").facing == "E"
     assert r.state.unit("C1").formation == r.state.unit("S1").formation == "disordered"
-    assert move(s, "C1", path=["c3"]).code == "occupied"
+    assert move(s, "C1", path=["c3"]).reason.code == "occupied"
     enemy = board(U("C1", "s", "cavalry", "c2"), U("N1", "n", "infantry", "c3"))
-    assert move(enemy, "C1", path=["c3", "c4"]).code == "cav_enemy"
+    assert move(enemy, "C1", path=["c3", "c4"]).reason.code == "cav_enemy"
     r = move(s, "C1", path=["d3", "d4"])
-    assert r.legal and r.state.unit("C1").formation == "column"
+    assert r.ok and r.state.unit("C1").formation == "column"
 
 
 def test_g19_cavalry_terrain():
     river = board(U("C1", "s", "cavalry", "c2"), terrain={"c3": "river"})
     r = move(river, "C1", path=["c3"])
-    assert r.legal and r.state.unit("C1").formation == "disordered"
+    assert r.ok and r.state.unit("C1").formation == "disordered"
     r = move(river, "C1", path=["c3", "c4"])
-    assert not r.legal and r.code == "cav_stop_terrain" and mentions(r, "таблица местности", "terrain table")
+    assert not r.ok and r.reason.code == "cav_stop_terrain" and mentions(r, "таблица местности", "terrain table")
     forest = board(U("C1", "s", "cavalry", "c2"), terrain={"c3": "forest"})
-    assert move(forest, "C1", path=["c3"]).reason["en"] == "Cavalry cannot enter a forest (terrain table)"
+    assert move(forest, "C1", path=["c3"]).reason.en == "Cavalry cannot enter a forest (terrain table)"
     hill = board(U("C1", "s", "cavalry", "c2"), terrain={"d3": "hill"})
     r = move(hill, "C1", path=["d3", "d4"])
-    assert r.legal and where(r.state, "C1") == "d4" and r.state.unit("C1").formation == "disordered"
+    assert r.ok and where(r.state, "C1") == "d4" and r.state.unit("C1").formation == "disordered"
 
 
 def _battery(c2=None, terrain=None, **kw):
@@ -231,36 +231,36 @@ def _battery(c2=None, terrain=None, **kw):
 
 def test_g20_artillery_line_of_fire():
     r = volley(_battery(), "artillery_volley", "A1", "N1", [6, 3])
-    assert r.legal and r.details["shots"][0]["hits"] == 1
+    assert r.ok and r.data["shots"][0]["hits"] == 1
     for t in ("forest", "village", "hill"):
         r = volley(_battery(terrain={"c2": t}), "artillery_volley", "A1", "N1", [6, 3])
-        assert not r.legal and r.code == "art_blocked_terrain" and mentions(r, "линия огня", "line of fire")
-    assert volley(_battery(c2="s"), "artillery_volley", "A1", "N1", [6, 3]).code == "art_blocked_unit"
-    assert volley(_battery(c2="n"), "artillery_volley", "A1", "N1", [6, 3]).legal
+        assert not r.ok and r.reason.code == "art_blocked_terrain" and mentions(r, "линия огня", "line of fire")
+    assert volley(_battery(c2="s"), "artillery_volley", "A1", "N1", [6, 3]).reason.code == "art_blocked_unit"
+    assert volley(_battery(c2="n"), "artillery_volley", "A1", "N1", [6, 3]).ok
 
 
 def test_g21_artillery_range():
     units = [U("A1", "s", "artillery", "c1"), U("N1", "n", "infantry", "c4"), U("N2", "n", "infantry", "d2"),
              U("N3", "n", "infantry", "e3")]
     s = board(*units)
-    assert volley(s, "artillery_volley", "A1", "N1", [1, 1]).code == "art_range"
-    assert volley(s, "artillery_volley", "A1", "N2", [1, 1]).legal
+    assert volley(s, "artillery_volley", "A1", "N1", [1, 1]).reason.code == "art_range"
+    assert volley(s, "artillery_volley", "A1", "N2", [1, 1]).ok
     r = volley(s, "artillery_volley", "A1", "N3", [1, 1])
-    assert not r.legal and mentions(r, "дальность артиллерии", "artillery range")
+    assert not r.ok and mentions(r, "дальность артиллерии", "artillery range")
     hill = board(*units, terrain={"c1": "hill", "c2": "forest"})
-    assert volley(hill, "artillery_volley", "A1", "N1", [1, 1]).legal
+    assert volley(hill, "artillery_volley", "A1", "N1", [1, 1]).ok
     hill2 = board(*units, terrain={"c1": "hill", "c2": "hill"})
-    assert volley(hill2, "artillery_volley", "A1", "N1", [1, 1]).code == "art_blocked_terrain"
+    assert volley(hill2, "artillery_volley", "A1", "N1", [1, 1]).reason.code == "art_blocked_terrain"
 
 
 def test_g22_battery_cannot_fire_cases():
-    assert volley(_battery(terrain={"c1": "river"}), "artillery_volley", "A1", "N1", [6, 6]).code == "art_river"
-    assert volley(_battery(formation="disordered"), "artillery_volley", "A1", "N1", [6, 6]).code == "art_disordered"
+    assert volley(_battery(terrain={"c1": "river"}), "artillery_volley", "A1", "N1", [6, 6]).reason.code == "art_river"
+    assert volley(_battery(formation="disordered"), "artillery_volley", "A1", "N1", [6, 6]).reason.code == "art_disordered"
     one = _battery(crew=1)
     with pytest.raises(InputError):
         volley(one, "artillery_volley", "A1", "N1", [6, 6])
-    assert volley(one, "artillery_volley", "A1", "N1", [6]).details["shots"][0]["hits"] == 1
-    assert volley(_battery(crew=0), "artillery_volley", "A1", "N1", [6]).code == "art_no_crew"
+    assert volley(one, "artillery_volley", "A1", "N1", [6]).data["shots"][0]["hits"] == 1
+    assert volley(_battery(crew=0), "artillery_volley", "A1", "N1", [6]).reason.code == "art_no_crew"
 
 
 def test_g23_battery_hits_crew_first_then_gun():
@@ -268,7 +268,7 @@ def test_g23_battery_hits_crew_first_then_gun():
     two = volley(s, "musket_volley", "N1", "A1", [6, 6, 1]).state
     a = two.unit("A1")
     assert (a.crew, a.gun, a.on_board) == (0, True, True)
-    assert volley(two, "artillery_volley", "A1", "N1", [6]).code == "art_no_crew"
+    assert volley(two, "artillery_volley", "A1", "N1", [6]).reason.code == "art_no_crew"
     three = volley(s, "musket_volley", "N1", "A1", [6, 6, 6]).state
     assert three.unit("A1").location == "destroyed"
 
@@ -277,10 +277,10 @@ def test_g24_charge_on_battery_captures_gun():
     s = board(U("A1", "s", "artillery", "c2"), U("N1", "n", "infantry", "c3"))
     r = charge(s, "N1", "A1")
     a = r.state.unit("A1")
-    assert r.code == "art_gives_way" and a.sector in ("c1", "b1", "d1") and a.formation == "disordered"
+    assert r.reason.code == "art_gives_way" and a.sector in ("c1", "b1", "d1") and a.formation == "disordered"
     assert not a.gun and where(r.state, "N1") == "c2" and not a.routed
-    assert any(e["type"] == "gun_captured" for e in r.events)
-    assert volley(r.state, "artillery_volley", "A1", "N1", [6, 6]).code == "art_no_gun"
+    assert any(e["type"] == "gun_captured" for e in r.changes)
+    assert volley(r.state, "artillery_volley", "A1", "N1", [6, 6]).reason.code == "art_no_gun"
 
 
 def test_g25_chain_panic():
@@ -316,7 +316,7 @@ def test_g26_forced_flight_desertion_and_destruction():
 def test_g27_cavalry_destroys_routed_unit():
     s = board(U("C1", "s", "cavalry", "c3"), U("N1", "n", "infantry", "c4", flag="routed", formation="disordered"))
     r = charge(s, "C1", "N1")
-    assert r.code == "cav_vs_routed" and r.state.unit("N1").location == "destroyed"
+    assert r.reason.code == "cav_vs_routed" and r.state.unit("N1").location == "destroyed"
     assert where(r.state, "C1") == "c4" and r.state.unit("C1").formation == "column"
     assert mentions(r, "без кубиков", "without dice")
 
@@ -324,22 +324,22 @@ def test_g27_cavalry_destroys_routed_unit():
 def test_g28_rally_needs_two_form_up_cards():
     s = board(U("N1", "n", "infantry", "c4", flag="routed", formation="disordered"))
     r = rally(s, "N1", zone="center")
-    assert r.legal and not r.state.unit("N1").routed and r.state.unit("N1").formation == "disordered"
+    assert r.ok and not r.state.unit("N1").routed and r.state.unit("N1").formation == "disordered"
     one = form_up(s, "N1", "line")
-    assert not one.legal and one.code == "rally_needs_two"
+    assert not one.ok and one.reason.code == "rally_needs_two"
     mv = move(s, "N1")
-    assert not mv.legal and mentions(mv, "правило бегства", "rout rule")
+    assert not mv.ok and mentions(mv, "правило бегства", "rout rule")
 
 
 def test_g29_initiative_reroll():
     g = new_game([])
     g = confirm_orders(confirm_orders(g, "south").state, "north").state
     tie = roll_initiative(g, 4, 4)
-    assert tie.code == "initiative_tie" and tie.state.initiative_winner is None
+    assert tie.reason.code == "initiative_tie" and tie.state.initiative_winner is None
     won = roll_initiative(tie.state, 2, 5)
     assert won.state.initiative_winner == "north"
     assert won.state.initiative_rolls == {"south": [4, 2], "north": [4, 5]}
-    assert not choose_zone_sequence(won.state, "south", ["east", "center", "west"]).legal
+    assert not choose_zone_sequence(won.state, "south", ["east", "center", "west"]).ok
     assert choose_zone_sequence(won.state, "north", ["east", "center", "west"]).state.zone_sequence == ["east", "center", "west"]
 
 
@@ -353,13 +353,13 @@ def _g30(n_start, n_path):
 def test_g30_initiative_winner_moves_first():
     r = _g30("d6", ["d5", "c4"])
     assert where(r.state, "NC") == "c4" and where(r.state, "S1") == "c3"
-    assert r.details["cards"]["S-move-1"]["state"] == "void"
-    assert r.details["cards"]["S-move-1"]["code"] == "occupied"
+    assert r.data["cards"]["S-move-1"]["state"] == "void"
+    assert r.data["cards"]["S-move-1"]["code"] == "occupied"
     r = _g30("d6", ["d5", "d4"])
     assert where(r.state, "NC") == "d4" and where(r.state, "S1") == "c4"
     # e5 lies in the east zone, so the illegal path is checked on its own
     r = move(board(U("NC", "n", "cavalry", "e5")), "NC", path=["d4", "c4"])
-    assert not r.legal and r.code == "cav_step_dir" and mentions(r, "правила конницы", "cavalry rules")
+    assert not r.ok and r.reason.code == "cav_step_dir" and mentions(r, "правила конницы", "cavalry rules")
 
 
 def test_g31_square_breaks_below_three_blocks():
@@ -375,9 +375,9 @@ def test_g32_end_of_turn_victory():
              U("N5", "n", "infantry", "d5", flag="routed", formation="disordered")]
     s = board(U("S1", "s", "infantry", "c3"), *north)
     r = check_victory(s)
-    assert r.details["winner"] == "south" and mentions(r, "правило победы", "victory rule")
+    assert r.data["winner"] == "south" and mentions(r, "правило победы", "victory rule")
     north[3] = U("N4", "n", "infantry", None, location="reserve")
-    assert check_victory(board(U("S1", "s", "infantry", "c3"), *north)).details["winner"] is None
+    assert check_victory(board(U("S1", "s", "infantry", "c3"), *north)).data["winner"] is None
 
 
 @pytest.mark.parametrize("variant", ["empty", "occupied", "row1"])
@@ -391,12 +391,12 @@ def test_g33_retreat_card(variant):
         u = r.state.unit("S1")
         assert (u.sector, u.formation, u.facing) == ("c3", "line", "N")
     else:
-        assert not r.legal and r.code == "retreat_blocked" and mentions(r, "«Отступить!»", "Retreat card")
+        assert not r.ok and r.reason.code == "retreat_blocked" and mentions(r, "«Отступить!»", "Retreat card")
 
 
 def test_g34_flank_melee_tie():
     s = board(U("S1", "s", "infantry", "b4", facing="E", formation="column"), U("N1", "n", "infantry", "c4", formation="line"))
     r = charge(s, "S1", "N1", attacker_dice=[2, 2, 2], defender_dice=[3, 3, 2], counter=True)
-    assert r.details["attacker"]["mods"] == {"column": 1, "flank": 1}
-    assert r.details["attacker"]["total"] == r.details["defender"]["total"] == 8
-    assert r.code == "melee_tie" and where(r.state, "S1") == "b4" and where(r.state, "N1") == "c4"
+    assert r.data["attacker"]["mods"] == {"column": 1, "flank": 1}
+    assert r.data["attacker"]["total"] == r.data["defender"]["total"] == 8
+    assert r.reason.code == "melee_tie" and where(r.state, "S1") == "b4" and where(r.state, "N1") == "c4"

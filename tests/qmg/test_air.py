@@ -5,8 +5,9 @@ from dataclasses import replace
 import pytest
 
 from gameplay.qmg import air, check_position, compute_supply, validate_position
+from gameplay.qmg.air import AirPrompts, StrandedAir, air_prompts
 from gameplay.qmg.state import Piece, PositionError
-from gameplay.qmg.table import Options, apply_command, apply_ops, new_table
+from gameplay.qmg.table import Options, apply_command, apply_ops, new_table, reminders
 
 from .helpers import BOARD, pos
 
@@ -17,8 +18,8 @@ def run(table, *commands):
     for cmd in commands:
         out = apply_command(BOARD, table, cmd)
         assert out.ok, (cmd, out.reason.en)
-        assert apply_ops(table, list(out.ops)) == out.table
-        table = out.table
+        assert apply_ops(table, list(out.changes)) == out.state
+        table = out.state
     return table
 
 
@@ -183,7 +184,6 @@ def test_eliminating_the_base_leaves_a_stranded_air_force_that_must_retreat():
     t = turn(t, play("build_army", space="eastern_europe"), {"type": "deploy_air", "space": "eastern_europe"})
     t = run(t, play("event"), {"type": "step", "country": "united_kingdom", "action": "eliminate",
                                "space": "eastern_europe"})
-    from gameplay.qmg.table import reminders
     assert any(r.code == "reminder.air_retreat" for r in reminders(BOARD, t))
     t = run(t, {"type": "air_retreat", "country": "germany", "from_space": "eastern_europe", "space": "germany"})
     assert Piece("germany", "air", "germany") in t.position.pieces
@@ -201,3 +201,41 @@ def test_bolster_cards_any_number_then_steps():
     assert t.cards_of("soviet_union").hand == 5
     t = run(t, {"type": "step", "country": "soviet_union", "action": "recruit_army", "space": "russia"})
     assert Piece("soviet_union", "army", "russia") in t.position.pieces
+
+
+# --- what the page offers now ------------------------------------------------------------
+
+def prompts(t, countries=None):
+    return air_prompts(BOARD, t.position, t.attack, compute_supply(BOARD, t.position), countries)
+
+
+def test_air_prompts_defence_first_then_strike():
+    t = new_table(BOARD, AM)
+    assert prompts(t) == AirPrompts()
+    t = turn(t, play("build_army", space="eastern_europe"), {"type": "deploy_air", "space": "eastern_europe"})
+    t = turn(t, play("discard_unused"))
+    t = turn(t, play("discard_unused"))
+    t = turn(t, play("build_army", space="ukraine"), {"type": "deploy_air", "space": "ukraine"})
+    t = turn(t, play("discard_unused"))
+    t = turn(t, play("discard_unused"))
+    t = run(t, play("land_battle", space="ukraine"))
+    # the Soviet air force in Ukraine has lost its army, but air defence comes before any retreat
+    after_attack = prompts(t, ["soviet_union"])
+    assert after_attack == AirPrompts(stranded=(), defence=True, strike_from=())
+    assert prompts(t, ["germany"]) == AirPrompts()
+    t = run(t, {"type": "air_defence", "country": "soviet_union"})
+    assert prompts(t, ["germany", "italy"]) == AirPrompts(strike_from=("eastern_europe",))
+    assert prompts(t, ["soviet_union"]) == AirPrompts()
+    assert prompts(t).strike_from == ("eastern_europe",)  # everyone (the host)
+
+
+def test_air_prompts_a_stranded_air_force_and_where_it_may_go():
+    t = new_table(BOARD, AM)
+    t = turn(t, play("build_army", space="eastern_europe"), {"type": "deploy_air", "space": "eastern_europe"})
+    t = run(t, play("event"), {"type": "step", "country": "united_kingdom", "action": "eliminate",
+                               "space": "eastern_europe"})
+    assert prompts(t, ["germany"]) == AirPrompts(stranded=(StrandedAir("germany", "eastern_europe", ("germany",)),))
+    assert prompts(t, ["united_kingdom", "soviet_union"]) == AirPrompts()
+    assert prompts(t, []) == AirPrompts()
+    t = run(t, {"type": "step", "country": "united_kingdom", "action": "eliminate", "space": "germany"})
+    assert prompts(t, ["germany"]).stranded == (StrandedAir("germany", "eastern_europe", ()),)  # it is removed

@@ -10,6 +10,7 @@ from dataclasses import replace
 from io import StringIO
 
 import pytest
+from django.core.management import call_command
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -470,8 +471,6 @@ def test_statuses_round_trip_and_scoring_statuses_only_add_points(position, stat
 # --- qmg_check ------------------------------------------------------------------------------
 
 def run(tmp_path, data):
-    from django.core.management import call_command
-
     path = tmp_path / "position.json"
     path.write_text(json.dumps(data), encoding="utf-8")
     out, err = StringIO(), StringIO()

@@ -1,7 +1,9 @@
 """Property-based tests over random legal positions (hypothesis)."""
 import json
 import random
+from io import StringIO
 
+from django.core.management import call_command
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -9,6 +11,7 @@ from gameplay.qmg import (
     ACTION_TYPES, Action, Piece, Position, check_action, check_position, compute_supply, validate_position,
     victory_step,
 )
+from gameplay.qmg.rules import Adjacency, is_source_for
 from gameplay.qmg.sample import random_position
 
 from .helpers import BOARD
@@ -62,7 +65,6 @@ def test_adding_a_piece_of_a_country_never_unsupplies_its_other_pieces(position,
 @given(positions())
 def test_supplied_chains_run_through_own_adjacent_pieces_from_a_source(position):
     report = compute_supply(BOARD, position)
-    from gameplay.qmg.rules import Adjacency, is_source_for
     for piece, s in report.pieces.items():
         if not s.supplied:
             continue
@@ -107,9 +109,6 @@ def test_legal_actions_keep_the_position_legal(position, seed):
 @settings(max_examples=30, suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)
 @given(positions(), seeds)
 def test_command_and_engine_agree(tmp_path_factory, position, seed):
-    from django.core.management import call_command
-    from io import StringIO
-
     rng = random.Random(seed)
     data = position.to_dict()
     data["actions"] = [{"type": rng.choice(ACTION_TYPES), "country": rng.choice(BOARD.turn_order),

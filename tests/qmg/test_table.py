@@ -7,8 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from gameplay.qmg import validate_position
 from gameplay.qmg.table import (
-    COMMAND_TYPES, CommandError, Options, Table, apply_command, apply_ops, new_table, reminders,
+    COMMAND_TYPES, CommandError, Options, Table, apply_command, apply_ops, draw_count, new_table, reminders,
 )
 
 from .helpers import BOARD, pos
@@ -18,14 +19,14 @@ def run(table, *commands):
     for cmd in commands:
         out = apply_command(BOARD, table, cmd)
         assert out.ok, (cmd, out.reason.en)
-        assert apply_ops(table, list(out.ops)) == out.table  # the stored ops rebuild the result
-        table = out.table
+        assert apply_ops(table, list(out.changes)) == out.state  # the stored ops rebuild the result
+        table = out.state
     return table
 
 
 def refused(table, cmd):
     out = apply_command(BOARD, table, cmd)
-    assert not out.ok and out.table is None and out.ops == ()
+    assert not out.ok and out.state is None and out.changes == ()
     return out.reason
 
 
@@ -95,7 +96,7 @@ def test_victory_step_skipped_when_home_is_occupied():
     t = replace(t, position=pos("su army germany", "ger army western_europe", "su army moscow"))
     t = run(t, play("event"), {"type": "end_play"}, {"type": "supply"})
     out = apply_command(BOARD, t, {"type": "score"})
-    assert out.ok and out.table.vp_axis == 0 and out.reason.code == "victory.skipped"
+    assert out.ok and out.state.vp_axis == 0 and out.reason.code == "victory.skipped"
 
 
 def test_discard_step_limits_and_draw_never_overdraws():
@@ -105,6 +106,20 @@ def test_discard_step_limits_and_draw_never_overdraws():
     low = replace(t, cards=tuple((c, replace(k, deck=2)) if c == "germany" else (c, k) for c, k in t.cards))
     after = run(low, {"type": "draw"})
     assert after.cards_of("germany").hand == 2 and after.cards_of("germany").deck == 0
+
+
+def test_draw_count_fills_the_hand_to_seven_from_what_the_deck_holds():
+    t = new_table(BOARD)
+    assert draw_count(t, "germany") == 0  # a full hand
+    t = run(t, play("event"), {"type": "end_play"}, {"type": "supply"}, {"type": "score"}, {"type": "discard", "n": 3})
+    assert draw_count(t, "germany") == 4  # the card played and the three discarded
+    assert run(t, {"type": "draw"}).cards_of("germany").hand == 7
+    low = replace(t, cards=tuple((c, replace(k, deck=2)) if c == "germany" else (c, k) for c, k in t.cards))
+    assert draw_count(low, "germany") == 2
+    empty = replace(t, cards=tuple((c, replace(k, deck=0)) if c == "germany" else (c, k) for c, k in t.cards))
+    assert draw_count(empty, "germany") == 0
+    over = replace(t, cards=tuple((c, replace(k, hand=9)) if c == "germany" else (c, k) for c, k in t.cards))
+    assert draw_count(over, "germany") == 0
 
 
 def test_discard_from_an_empty_deck_comes_from_the_hand_then_costs_vp():
@@ -262,10 +277,9 @@ def test_random_command_sequences_keep_the_table_consistent(steps):
         except CommandError:
             continue
         if out.ok:
-            assert apply_ops(t, list(out.ops)) == out.table
-            t = out.table
+            assert apply_ops(t, list(out.changes)) == out.state
+            t = out.state
         for country, k in t.cards:
             assert min(k.deck, k.hand, k.discard, k.responses) >= 0
             assert k.deck + k.hand + k.discard + k.responses + len(k.statuses) == BOARD.countries[country].deck
-        from gameplay.qmg import validate_position
         validate_position(BOARD, t.position)

@@ -1,1 +1,2 @@
-"""The Fog of War companion: the JSON-state adapter (``rules``), views, forms and URLs."""
+"""The Fog of War companion's web layer: views, forms and URLs around the engine's stepper
+(``gameplay.fog_of_war.stepper.STEPPER``, registered by the views)."""

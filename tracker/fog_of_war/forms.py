@@ -7,22 +7,17 @@ from django import forms
 from django.utils.translation import gettext_lazy as _, pgettext_lazy
 
 from gameplay.fog_of_war.board import KNOWN_PROVINCES, SIDES
+from gameplay.fog_of_war.cards import card_list_ok
 from gameplay.fog_of_war.config import FowSettings
 from tracker.language import lang
 
 SETTINGS_IN_FORM_SKIP = ("board_fixture", "card_fixture", "wheel_positions", "supply_rules")
 WHEEL_MARKS = [("launch", _("launchable, no mark")), ("not_ready", _("not ready (crossed arrow)")),
                ("A+1", _("launchable, A+1")), ("D+1", _("launchable, D+1"))]
-CARD_RE = re.compile(r"^(\d+|([LNFA]\d+|Z)([\s,]+([LNFA]\d+|Z))*)$", re.I)
-
 
 
 def setting_field_name(key: str) -> str:
     return f"set_{key}"
-
-
-def _card_text_ok(text: str) -> bool:
-    return not text.strip() or bool(CARD_RE.match(text.strip()))
 
 
 CARDS_HELP = _("Either the number of cards (ledger mode: values are typed at reveal) or the cards themselves, "
@@ -144,7 +139,7 @@ class NewFogGameForm(forms.Form):
 
     def _clean_cards(self, name):
         text = self.cleaned_data[name].strip()
-        if not _card_text_ok(text):
+        if not card_list_ok(text):
             raise forms.ValidationError(_("Use a number or card codes such as L3 N2 F1 A2 Z."))
         if text.isdigit() and not 0 < int(text) <= 200:
             raise forms.ValidationError(_("Between 1 and 200 cards."))

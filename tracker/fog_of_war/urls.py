@@ -1,4 +1,5 @@
-"""URLs of the fog_of_war companion (namespace "fog_of_war")."""
+"""URLs of the fog_of_war companion (namespace "fog_of_war"): a new game. Its page and moves are
+served by the core's URLs (``game``, ``command``, ``undo``, ``redo``)."""
 from django.urls import path
 
 from . import views
@@ -6,7 +7,4 @@ from . import views
 app_name = "fog_of_war"
 urlpatterns = [
     path("new/", views.new_game, name="new"),
-    path("g/<int:pk>/", views.game_page, name="game"),
-    path("g/<int:pk>/act/", views.act, name="act"),
-    path("g/<int:pk>/history/<str:kind>/", views.history, name="history"),
 ]

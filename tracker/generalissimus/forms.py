@@ -4,17 +4,19 @@ the active language."""
 from __future__ import annotations
 
 import json
+from itertools import permutations
 
 from django import forms
 from django.utils.translation import gettext, gettext_lazy as _
 
+from gameplay.common import text as reason_text
 from gameplay.generalissimus import Settings, SettingsError, describe_settings
-from gameplay.generalissimus.geometry import all_sectors
+from gameplay.generalissimus.geometry import SIDES, all_sectors
+from gameplay.generalissimus.queries import setup_warnings
 from gameplay.generalissimus.settings import DEFAULT_PILE, TERRAINS
 from gameplay.generalissimus.state import CARD_TYPES, FORMATIONS, ZONES
 from tracker.language import lang
 
-SIDES = ("south", "north")
 KIND_SHORT = {"infantry": "inf", "cavalry": "cav", "artillery": "art"}
 FACE = {"south": "N", "north": "S"}
 HOME = {"south": "1", "north": "6"}
@@ -278,31 +280,9 @@ class NewBattleForm(forms.Form):
         return data
 
     def warnings(self, units: list[dict], settings: dict) -> list[str]:
-        """Soft limits of spec §1.3: warn, never block."""
-        out = []
-        cfg = Settings.from_dict(settings)
-        blocks = {s: 0 for s in SIDES}
-        count = {s: 0 for s in SIDES}
-        for u in units:
-            count[u["owner"]] += 1
-            if u["kind"] == "artillery":
-                blocks[u["owner"]] += 1 + u.get("crew", 2)
-            else:
-                blocks[u["owner"]] += u.get("blocks", 3 if u["kind"] == "infantry" else 2)
-        if blocks["south"] != blocks["north"]:
-            out.append(gettext("The sides are not equal: South %(s)s blocks, North %(n)s blocks.")
-                       % {"s": blocks["south"], "n": blocks["north"]})
-        for s in SIDES:
-            if count[s] > cfg.max_units_per_side:
-                out.append(gettext("%(side)s has %(n)s units, more than the %(max)s flags per side.")
-                           % {"side": side_label(s), "n": count[s], "max": cfg.max_units_per_side})
-            if blocks[s] > cfg.max_blocks_per_side:
-                out.append(gettext("%(side)s has %(n)s blocks, more than %(max)s.")
-                           % {"side": side_label(s), "n": blocks[s], "max": cfg.max_blocks_per_side})
-        total = sum(DEFAULT_PILE.values()) if settings.get("pile_composition") is None else sum(settings["pile_composition"].values())
-        if not 15 <= total <= 20:
-            out.append(gettext("Each pile has %(n)s cards; the rules say 15–20.") % {"n": total})
-        return out
+        """Soft limits of spec §1.3 (the engine's): warn, never block."""
+        current = lang()
+        return [reason_text(r, current) for r in setup_warnings(units, settings)]
 
 
 # --- commands ------------------------------------------------------------------------------------
@@ -344,7 +324,6 @@ class ZonesForm(SideForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        from itertools import permutations
         self.fields["sequence"].choices = [(",".join(p), ",".join(p)) for p in permutations(ZONES)]
 
 

@@ -1,12 +1,10 @@
-"""URLs of the generalissimus companion (namespace "generalissimus")."""
+"""URLs of the generalissimus companion (namespace "generalissimus"): a new battle. Its page and
+moves are served by the core's URLs (``game``, ``command``, ``undo``, ``redo``)."""
 from django.urls import path
 
-from . import rules  # noqa: F401  registers the JsonRules adapter at startup
 from . import views
 
 app_name = "generalissimus"
 urlpatterns = [
     path("new/", views.new, name="new"),
-    path("g/<int:pk>/", views.game, name="game"),
-    path("g/<int:pk>/command/", views.command, name="command"),
 ]

@@ -1,0 +1,27 @@
+"""*The Fog of War*'s adapter to the shared core: the engine's stepper, its JSON state, its page."""
+from __future__ import annotations
+
+from gameplay.fog_of_war.stepper import STEPPER, FogOfWarStepper
+
+from tracker.core.models import Game
+from tracker.core.registry import GameAdapter
+
+from . import page
+
+
+class FogOfWarAdapter(GameAdapter):
+    kind = Game.FOG_OF_WAR
+    partial_template = "fog_of_war/_game.html"
+
+    def stepper(self, game: Game) -> FogOfWarStepper:
+        return STEPPER
+
+    def event_fields(self, game: Game, state: dict, command: dict) -> dict:
+        return {"round": state["engine"].get("year", 0), "phase": ""}
+
+    def winner(self, state: dict) -> str | None:
+        return state["engine"].get("winner")
+
+    parse = staticmethod(page.parse)
+    context = staticmethod(page.context)
+    preview = staticmethod(page.preview)

@@ -1,0 +1,340 @@
+"""*The Fog of War*'s game page: what one viewer may see (the engine's ``view_for`` is the only
+table it is built from), how its forms become commands, and the battle calculator. The shell, the
+answer and the write path are the core's."""
+from __future__ import annotations
+
+from django.contrib import messages
+from django.utils.translation import gettext as _
+
+from gameplay.fog_of_war.board import SIDES, winter_bonus
+from gameplay.fog_of_war.cards import card_list_ok
+from gameplay.fog_of_war.config import FowSettings
+from gameplay.fog_of_war.state import SLOTS
+from gameplay.fog_of_war.stepper import (BATTLE_COMMANDS, GLOBAL_COMMANDS, HAND_COMMANDS, HIDDEN, STEPPER,
+                                         TURN_COMMANDS, YE_SIDE_COMMANDS, card_code, checklist, choices, engine_of,
+                                         is_hidden, must_play, outcome_name, province_name, table_stacks,
+                                         year_end_next)
+
+from tracker.core import log
+from tracker.core.commands import BadInput, Parsed, version_of
+from tracker.core.responses import answer
+from tracker.language import lang as _lang
+
+from .forms import MapForm
+
+def _viewer(actor) -> str | None:
+    if actor.seat is not None and actor.seat.countries:
+        return actor.seat.countries[0]
+    return None
+
+
+def _card(c, n=None) -> dict:
+    code = card_code(c)
+    label = code if code != "?" else (_("card %(n)s") % {"n": c.id.rsplit("-", 1)[-1]})
+    return {"id": c.id, "code": code, "label": label + (f" {c.name}" if c.name else ""), "n": n,
+            "known": c.known_to_opponent}
+
+
+def _side_name(side, lang):
+    return STEPPER.side_name(side, lang)
+
+
+def _side_rows(st, masked: dict, viewer: str | None, lang: str) -> list[dict]:
+    pname = lambda k: province_name(st, k, lang)  # noqa: E731
+    sides = []
+    for key in SIDES:
+        s = st.sides[key]
+        ops = []
+        for o in sorted(s.operations, key=lambda o: s.position(o)):
+            pos = s.position(o)
+            mark = st.wheel(pos)
+            row = {"slot": o.slot, "position": pos, "n": len(o.cards), "launchable": mark["launchable"],
+                   "modifier": mark["modifier"], "no_intel": mark["no_intel"]}
+            if "operations" not in masked[key]:
+                row.update(target=o.target, target_name=pname(o.target), cards=[_card(c) for c in o.cards])
+            ops.append(row)
+        row = {"key": key, "name": _side_name(key, lang), "mine": key == viewer, "active": key == st.active_side,
+               "deck": len(s.deck), "hand": len(s.hand), "discard": len(s.discard), "wins": len(s.wins),
+               "losses": len(s.losses), "province_deck": len(s.province_deck),
+               "in_front": [pname(k) for k in s.in_front], "production_level": s.production_level, "vp": s.vp,
+               "intel_available": s.intel_available, "intel_used": s.intel_used, "pointer": s.wheel_pointer,
+               "ops": ops, "special": {k: len(v) for k, v in s.special_sets.items()},
+               "superiority": st.superiority == key,
+               "wheel": [{"slot": SLOTS[(SLOTS.index(s.wheel_pointer) - p) % 6], "position": p, **st.wheel(p)}
+                         for p in range(6)]}
+        if "piles" not in masked[key]:
+            row["piles"] = {p: [_card(c) for c in getattr(s, p)] for p in ("discard", "wins", "losses")}
+        if "hand" not in masked[key]:
+            row["hand_cards"] = [_card(c) for c in s.hand]
+        sides.append(row)
+    return sides
+
+
+def _province_rows(st, answers: dict, viewer: str | None, lang: str) -> list[dict]:
+    provinces = []
+    for key, p in st.provinces.items():
+        d = st.pdef(key)
+        row = {"key": key, "name": province_name(st, key, lang), "kind": d.kind, "control": p.control,
+               "control_name": _side_name(p.control, lang) if p.control in SIDES else _("neutral"),
+               "quagmire": p.quagmire.attacker if p.quagmire else None, "neutrality_token": p.neutrality_token,
+               "no_supply": p.no_supply, "answered": answers.get(key),
+               "defence": {s: len(p.defence[s]) for s in SIDES}, "neutral": len(p.neutral_cards),
+               "climate": d.climate, "vp": d.vp, "resources": d.resources,
+               "quag_up": [_card(c) for s in SIDES for c in p.quagmire_cards[s] if c.face_up],
+               "quag_down": {s: sum(1 for c in p.quagmire_cards[s] if not c.face_up) for s in SIDES}}
+        if viewer:
+            row["my_defence"] = [_card(c) for c in p.defence[viewer]]
+            row["my_quag_down"] = [_card(c) for c in p.quagmire_cards[viewer] if not c.face_up]
+        if p.neutral_cards and not any(is_hidden(c) for c in p.neutral_cards):
+            row["neutral_seen"] = [_card(c) for c in p.neutral_cards]  # the Allies' free look (§1.4 step 12)
+        provinces.append(row)
+    return provinces
+
+
+def table_view(seen: dict, viewer: str | None, lang: str) -> dict:
+    """Everything the page shows, formatted from ``seen``: the table as the engine lets ``viewer`` see it
+    (``STEPPER.view_for``). Private parts appear only where the engine left them visible."""
+    st = engine_of(seen)
+    pname = lambda k: province_name(st, k, lang)  # noqa: E731
+    battles = [{**b, "attacker_name": _side_name(b["attacker"], lang), "target_name": pname(b["target"]),
+                "outcome_name": outcome_name(b["outcome"], lang)} for b in reversed(seen.get("battles", []))]
+    intel_log = [{**i, "spy_name": _side_name(i["spy"], lang), "label": i["label_en" if lang == "en" else "label_ru"]}
+                 for i in reversed(seen.get("intel", []))]
+    objectives = [{"province": pname(o.province) if o.province else None, "location": o.location}
+                  for o in st.objectives if o.province != HIDDEN]
+    return {
+        "year": st.year, "winter": st.winter, "turn_no": st.turn_no, "active": st.active_side,
+        "active_name": _side_name(st.active_side, lang), "phase": st.phase, "turn_started": st.turn_started,
+        "superiority": st.superiority, "superiority_name": _side_name(st.superiority, lang), "flags": st.flags,
+        "winner": st.winner, "winner_name": _side_name(st.winner, lang) if st.winner else "", "win_reason": st.win_reason,
+        "ledger": seen.get("ledger", True), "has_map": st.board is not None,
+        "sides": _side_rows(st, seen["masked"], viewer, lang),
+        "provinces": _province_rows(st, seen.get("supply_answers", {}), viewer, lang),
+        "battles": battles, "intel_log": intel_log,
+        "intel_seen": list(reversed(seen.get("intel_seen", {}).get(viewer, []))) if viewer else [],
+        "objectives": objectives, "pending_quagmires": [pname(k) for k in st.pending_quagmires],
+    }
+
+
+def _choices(st, viewer, lang):
+    """Select options for the viewer's forms: the engine's choices, named."""
+    allowed = choices(st, viewer)
+    if not allowed:
+        return {}
+    pname = lambda k: province_name(st, k, lang)  # noqa: E731
+    named = {name: [(k, pname(k)) for k in keys] for name, keys in allowed.items() if name not in ("ops", "enemy_ops")}
+    named["ops"] = [(slot, _("%(slot)s · %(target)s · position %(pos)s") % {"slot": slot, "target": pname(target),
+                                                                            "pos": pos})
+                    for slot, target, pos in allowed["ops"]]
+    named["enemy_ops"] = allowed["enemy_ops"]
+    return named
+
+
+def _year_end(st, lang) -> dict | None:
+    """The engine's year-end checklist with titles and side names."""
+    ye = checklist(st)
+    if ye is None:
+        return None
+    titles = {
+        "3.1": _("3.1 Axis victory points (70 wins)"), "3.2": _("3.2 Split the wins piles (discard first)"),
+        "3.3": _("3.3 Refresh intel tokens"), "3.5": _("3.4–3.5 Production points and purchases"),
+        "3.6": _("3.6 Recall cards from the board (none from quagmires)"), "3.7": _("3.7 Balkans (1940)"),
+        "3.8": _("3.8 USA enters (1941)"), "3.9": _("3.9 USSR enters (1942)"), "3.10": _("3.10 New decks, draw"),
+        "3.11": _("3.11 Next year (after 1944: secret objectives decide)"),
+        "3.12": _("3.12 New reinforcements into losses"), "then": _("First player of the new year"),
+    }
+    steps = [{**row, "side_name": _side_name(row["side"], lang) if row["side"] else "", "title": titles[row["key"]]}
+             for row in ye["steps"]]
+    return {**ye, "steps": steps, "numbers": {**ye["numbers"], "first": _side_name(ye["numbers"]["first"], lang)}}
+
+
+def _settings_rows(st, lang):
+    active = st.settings.to_dict()
+    rows = []
+    for row in FowSettings.explain():
+        rows.append({"ref": row["ref"], "key": row["key"], "value": active[row["key"]],
+                     "changed": active[row["key"]] != row["default"], "text": row["en"] if lang == "en" else row["ru"]})
+    return rows
+
+
+def context(request, game, actor, state: dict, keep=None) -> dict:
+    keep = keep or {}
+    preview, form_data = keep.get("preview"), keep.get("form_data")
+    lang = _lang()
+    viewer = _viewer(actor)
+    seen = STEPPER.view_for(state, viewer)  # the only table the page is built from
+    st = engine_of(seen)
+    view = table_view(seen, viewer, lang)
+    allowed = actor.allowed(SIDES) if actor.can_write else ()
+    acting = viewer if viewer else (st.active_side if actor.is_host else None)
+    my_turn = bool(acting) and acting == st.active_side and acting in allowed and st.phase == "turn" and not st.winner
+    return {
+        "t": view, "viewer": viewer, "acting": acting,
+        "acting_name": _side_name(acting, lang) if acting else "", "my_turn": my_turn,
+        "can_write": actor.can_write and not st.winner,
+        "must_play": bool(my_turn and must_play(st, acting)),
+        "choices": _choices(st, viewer, lang) if viewer else {},  # own data only: never for another side
+        "my_superiority": acting == st.superiority, "year_end": _year_end(st, lang),
+        "settings_rows": _settings_rows(st, lang), "preview": preview, "f": form_data or {},
+        "map_form": MapForm(), "winter_bonus": {c: winter_bonus(c) for c in ("sun", "snow", "none")},
+        "hand_cards": next((x["hand_cards"] for x in view["sides"] if x["key"] == viewer and "hand_cards" in x), []),
+    }
+
+
+def _int(post, name, default=0, lo=0, hi=999):
+    raw = (post.get(name) or "").strip()
+    if raw == "":
+        return default
+    try:
+        v = int(raw)
+    except ValueError:
+        raise BadInput(_("“%(field)s” must be a whole number.") % {"field": name}) from None
+    if not lo <= v <= hi:
+        raise BadInput(_("“%(field)s” is out of range.") % {"field": name})
+    return v
+
+
+def _codes(post, name):
+    text = (post.get(name) or "").replace(",", " ").split()
+    return [t.upper() for t in text]
+
+
+def _positions(post, name, stack):
+    out = []
+    for t in (post.get(name) or "").replace(",", " ").split():
+        if not t.isdigit() or not 1 <= int(t) <= len(stack):
+            raise BadInput(_("“%(field)s”: positions are numbers from 1 to %(n)s.") % {"field": name, "n": len(stack)})
+        out.append(stack[int(t) - 1])
+    return out
+
+
+def build_command(post, st, side) -> dict:
+    kind = post.get("command", "")
+    c = {"type": kind}
+    if side:
+        c["side"] = side
+    if kind in HAND_COMMANDS:
+        cards = post.getlist("cards")
+        if not cards:
+            raise BadInput(_("Choose at least one card from your hand."))
+        c["cards"] = cards
+    if kind in ("defend", "reinforce_quagmire", "resolve_quagmire"):
+        c["province"] = post.get("province", "")
+    if kind == "new_op":
+        c["target"] = post.get("target", "")
+        c["replace"] = post.get("replace") == "on"
+    if kind in ("cancel_op", "reinforce_op", "launch"):
+        c["slot"] = post.get("slot", "")
+    if kind in ("launch", "resolve_quagmire"):
+        if kind == "launch":
+            c["origin"] = post.get("origin", "")
+            amph = post.get("amphibious", "")
+            if amph in ("yes", "no"):
+                c["amphibious"] = amph == "yes"
+            if st.board is None:
+                sup = post.get("origin_supplied", "")
+                if sup in ("yes", "no"):
+                    c["origin_supplied"] = sup == "yes"
+        if post.get("climate") in ("sun", "snow", "none"):
+            c["climate"] = post["climate"]
+        c["use_superiority"] = post.get("use_superiority") == "on"
+        for key in ("reveal_attack", "reveal_defence", "reveal_neutral"):
+            codes = _codes(post, key)
+            if codes:
+                c[key] = codes
+        att, dfn = table_stacks(st, side, c)  # card ids at the table's positions 1, 2, ...
+        wins = _positions(post, "wins", att) + _positions(post, "wins_defence", dfn)
+        if wins:
+            c["wins_choice"] = wins
+        qa, qd = _positions(post, "quag_attacker", att), _positions(post, "quag_defender", dfn)
+        if qa or qd:
+            if not (qa and qd):
+                raise BadInput(_("Enter the table's quagmire losses for both sides, or leave both empty for the app's random pick."))
+            c["quagmire_choice"] = {"attacker": qa, "defender": qd}
+    if kind == "intel":
+        tk = post.get("target_kind", "")
+        target = {"kind": tk}
+        if tk in ("defence", "neutral", "quagmire"):
+            target["province"] = post.get("province", "")
+        elif tk == "op":
+            target["slot"] = post.get("slot", "")
+        c["target"] = target
+        c["end_of_turn"] = post.get("end_of_turn") == "on"
+        c["counter_rounds"] = _int(post, "counter_rounds", 0, 0, 20)
+    if kind == "set_map":
+        form = MapForm(post)
+        if not form.is_valid():
+            raise BadInput("; ".join(str(e) for errs in form.errors.values() for e in errs))
+        c["map"] = form.cleaned_data["board_map"]
+    if kind == "set_control":
+        c["province"], c["control"] = post.get("province", ""), post.get("control", "")
+    if kind == "ye_score_vp" and post.get("vp_gain", "").strip():
+        c["vp_gain"] = _int(post, "vp_gain", 0, 0, 200)
+    if kind == "ye_spend":
+        c.update(losses=_int(post, "losses"), level=_int(post, "level"), intel_pairs=_int(post, "intel_pairs"),
+                 vp=_int(post, "vp"))
+        if post.get("resources", "").strip():
+            c["resources"] = _int(post, "resources", 0, 0, 200)
+    if kind == "ye_recall":
+        c["provinces"] = post.getlist("provinces")
+        c["cancel"] = post.getlist("cancel")
+    if kind == "ye_advance":
+        c["objectives"] = [p for p in (post.get("objective_1", ""), post.get("objective_2", "")) if p]
+    if kind == "ye_reinforcements":
+        for s in SIDES:
+            text = (post.get(f"reinf_{s}") or "").strip()
+            if text and not card_list_ok(text):
+                raise BadInput(_("Reinforcements: a number or card codes such as L3 N2 F1 A2 Z."))
+            c[s] = text
+    return c
+
+
+def _acting_side(actor, st, kind, post):
+    """Which side the command is for: a seat acts for its side; the host may name one."""
+    if kind in GLOBAL_COMMANDS:
+        return None
+    requested = post.get("side")
+    if requested in SIDES and (actor.is_host or requested in actor.allowed(SIDES)):
+        return requested
+    if requested in SIDES:
+        return requested  # another seat's side: refused with 403 by the caller
+    if actor.seat is not None and actor.seat.countries:
+        return actor.seat.countries[0]
+    if kind in YE_SIDE_COMMANDS:
+        nxt = year_end_next(st)
+        return nxt[1] if nxt else st.active_side
+    return st.active_side
+
+
+def preview(request, game, actor, parsed: Parsed):
+    """The battle calculator: the engine's battle for the typed values, shown without storing anything."""
+    lang = _lang()
+    if game.version != parsed.version:
+        return answer(request, game, actor, messages.WARNING, log.STALE_REASON.text(lang), status=409)
+    out = STEPPER.preview(log.current_state(game), parsed.command)
+    if not out.ok:
+        return answer(request, game, actor, messages.ERROR, out.reason.text(lang), status=422, keep=parsed.keep)
+    b = out.data["battle"]
+    shown = {**b, "outcome_name": outcome_name(b["outcome"], lang), "random_quagmire": out.data["random_quagmire"]}
+    return answer(request, game, actor, messages.INFO, _("Battle calculator: nothing is stored yet."),
+                  keep={**parsed.keep, "preview": shown}, redirect_ok=False)
+
+
+def parse(request, game, actor, state: dict) -> Parsed:
+    """A posted form as a command (the engine's ``prepare`` draws dice and quagmire losses into it)."""
+    post = request.POST
+    keep = {"form_data": post}
+    version = version_of(post)
+    kind = post.get("command", "")
+    if kind not in TURN_COMMANDS + YE_SIDE_COMMANDS + GLOBAL_COMMANDS:
+        raise BadInput(_("Unknown command."))
+    st = engine_of(state)
+    side = _acting_side(actor, st, kind, post)
+    if side is not None and side not in actor.allowed(SIDES):
+        raise BadInput(_("You cannot act for this side."), status=403)
+    try:
+        command = build_command(post, st, side)
+    except BadInput as exc:
+        exc.keep = keep  # the form comes back as typed
+        raise
+    return Parsed(command, version, keep=keep, preview=post.get("do") == "preview" and kind in BATTLE_COMMANDS)

@@ -1,0 +1,44 @@
+"""«Генералиссимус»'s adapter to the shared core: the engine's stepper, its JSON state, its page."""
+from __future__ import annotations
+
+from gameplay.generalissimus.stepper import STEPPER, GeneralissimusStepper
+
+from tracker.core.models import Event, Game
+from tracker.core.registry import GameAdapter
+
+from . import page
+
+# Commands a side makes at the same time as the other side, on its own secret part of the table
+# (orders face down, the card for a step, its own dice).
+SIMULTANEOUS = {"place", "unplace", "confirm", "choose", "dice"}
+
+
+class GeneralissimusAdapter(GameAdapter):
+    kind = Game.GENERALISSIMUS
+    partial_template = "generalissimus/_game.html"
+
+    def stepper(self, game: Game) -> GeneralissimusStepper:
+        return STEPPER
+
+    def event_fields(self, game: Game, state: dict, command: dict) -> dict:
+        engine = state["engine"]
+        return {"round": engine.get("turn", 0), "phase": engine.get("phase", "")}
+
+    def winner(self, state: dict) -> str | None:
+        return state["engine"].get("winner")
+
+    def commutes(self, command: dict, later: list[Event]) -> bool:
+        """A secret move still means what it meant when only the other side's secret moves came in
+        between (what the other side did is hidden from this side anyway); quick taps on the
+        card buttons: one's own placements meanwhile do not change what the next tap means."""
+        if command.get("type") not in SIMULTANEOUS:
+            return False
+        own_ok = command.get("type") in ("place", "unplace")
+        return all(e.kind == Event.MOVE and e.command.get("type") in SIMULTANEOUS
+                   and e.command.get("side") is not None
+                   and (e.command.get("side") != command.get("side")
+                        or (own_ok and e.command.get("type") in ("place", "unplace")))
+                   for e in later)
+
+    parse = staticmethod(page.parse)
+    context = staticmethod(page.context)
