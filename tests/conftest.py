@@ -1,4 +1,6 @@
 import pytest
+from django.core.management import call_command
+from django.db import connections
 
 
 @pytest.fixture(autouse=True)
@@ -8,3 +10,28 @@ def _plain_static_storage(settings):
         **settings.STORAGES,
         "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
     }
+
+
+@pytest.fixture
+def real_db(transactional_db, tmp_path):
+    """A database every thread opens its own connection to, as in production.
+
+    Django's SQLite test database lives in memory, and a live server would then share the test's one
+    connection between all its request threads (a poll reading the log while a move is written fails
+    now and then with "database table is locked"); on SQLite this moves the default database to a file
+    for the test (WAL, ``BEGIN IMMEDIATE``). PostgreSQL is used as it is."""
+    conn = connections["default"]
+    if conn.vendor != "sqlite" or not conn.is_in_memory_db():
+        yield
+        return
+    saved_name, saved_connection = conn.settings_dict["NAME"], conn.connection
+    conn.connection = None  # keep the in-memory test database open and untouched
+    conn.settings_dict["NAME"] = str(tmp_path / "concurrency.sqlite3")
+    try:
+        call_command("migrate", verbosity=0, interactive=False)
+        assert not conn.is_in_memory_db()
+        yield
+    finally:
+        conn.close()
+        conn.settings_dict["NAME"] = saved_name
+        conn.connection = saved_connection

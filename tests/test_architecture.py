@@ -23,3 +23,133 @@ def test_no_remote_assets_in_templates_and_static():
                 if pattern.search(path.read_text(encoding="utf-8", errors="replace")):
                     offenders.append(str(path.relative_to(ROOT)))
     assert offenders == []
+
+
+# ------------------------------------------------------------------------------------------
+# One architecture for the three games
+# ------------------------------------------------------------------------------------------
+
+import ast  # noqa: E402
+
+PACKAGES = ("gameplay", "tracker")
+GAMES = ("qmg", "generalissimus", "fog_of_war")
+
+
+def _modules():
+    """{module name: parsed tree} for every project module (migrations aside)."""
+    out = {}
+    for package in PACKAGES:
+        for path in (ROOT / package).rglob("*.py"):
+            if "migrations" in path.parts:
+                continue
+            rel = path.relative_to(ROOT).with_suffix("")
+            parts = list(rel.parts)
+            if parts[-1] == "__init__":
+                parts.pop()
+            out[".".join(parts)] = (path, ast.parse(path.read_text(encoding="utf-8")))
+    return out
+
+
+def _resolve(module: str, node: ast.ImportFrom, is_package: bool) -> str:
+    if not node.level:
+        return node.module or ""
+    base = module.split(".") if is_package else module.split(".")[:-1]
+    base = base[: len(base) - (node.level - 1)]
+    return ".".join(base + ([node.module] if node.module else []))
+
+
+def _imports(modules):
+    """{module: {(imported module, line)}} for the top-level (module-load) imports."""
+    graph = {}
+    for name, (path, tree) in modules.items():
+        deps = set()
+        for node in tree.body:
+            if isinstance(node, ast.Import):
+                deps.update((a.name, node.lineno) for a in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                target = _resolve(name, node, path.name == "__init__.py")
+                deps.add((target, node.lineno))
+                # "from package import module" imports that module too
+                deps.update((f"{target}.{a.name}", node.lineno) for a in node.names if f"{target}.{a.name}" in modules)
+        graph[name] = {d for d in deps if d[0] in modules}
+    return graph
+
+
+def test_no_import_inside_a_function_except_optional_ones():
+    offenders = []
+    for name, (path, tree) in _modules().items():
+        lines = path.read_text(encoding="utf-8").splitlines()
+        for func in ast.walk(tree):
+            if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                for node in ast.walk(func):
+                    if isinstance(node, (ast.Import, ast.ImportFrom)) and "# optional" not in lines[node.lineno - 1]:
+                        offenders.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert offenders == []
+
+
+def test_no_import_cycle():
+    graph = _imports(_modules())
+    cycles, state = [], {}
+
+    def visit(node, stack):
+        state[node] = "open"
+        for dep, _line in sorted(graph[node]):
+            if state.get(dep) == "open":
+                cycles.append(stack[stack.index(dep):] + [dep])
+            elif dep not in state:
+                visit(dep, stack + [dep])
+        state[node] = "done"
+
+    for node in sorted(graph):
+        if node not in state:
+            visit(node, [node])
+    # a package importing its own submodules in __init__ is not a loop back into it
+    cycles = [c for c in cycles if not all(x.startswith(c[0] + ".") or x == c[0] for x in c[1:])]
+    assert cycles == []
+
+
+def test_the_web_layer_imports_nothing_private_from_the_engines():
+    offenders = []
+    for name, (path, tree) in _modules().items():
+        if not name.startswith("tracker"):
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("gameplay"):
+                offenders += [f"{path.relative_to(ROOT)}:{node.lineno} {a.name}" for a in node.names
+                              if a.name.startswith("_")]
+            if isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__") \
+                    and isinstance(node.value, ast.Name) and node.value.id in {"act", "engine", "rules", "gameplay"}:
+                offenders.append(f"{path.relative_to(ROOT)}:{node.lineno} {node.value.id}.{node.attr}")
+    assert offenders == []
+
+
+def test_rules_live_in_gameplay_and_every_game_has_a_stepper():
+    assert not list((ROOT / "tracker").rglob("rules.py"))
+    assert not list((ROOT / "tracker").rglob("engine.py"))
+    for game in GAMES:
+        assert (ROOT / "gameplay" / game / "stepper.py").is_file(), game
+        assert (ROOT / "tracker" / game / "adapter.py").is_file(), game
+
+
+def test_the_core_knows_no_game():
+    """tracker/core serves every game through the adapters: it imports no game's code."""
+    offenders = []
+    for name, (path, tree) in _modules().items():
+        if not name.startswith("tracker.core"):
+            continue
+        for node in ast.walk(tree):
+            mods = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            offenders += [f"{path.relative_to(ROOT)}:{node.lineno} {m}" for m in mods
+                          if any(m.startswith(p) for p in ("gameplay.qmg", "gameplay.generalissimus",
+                                                               "gameplay.fog_of_war", "tracker.qmg",
+                                                               "tracker.generalissimus", "tracker.fog_of_war"))]
+    assert offenders == []
+
+
+def test_every_game_page_extends_the_one_shell():
+    for game in GAMES:
+        text = (ROOT / "templates" / game / "_game.html").read_text(encoding="utf-8")
+        assert text.startswith('{% extends "core/_shell.html" %}'), game
+        assert "hx-trigger=\"every" not in text, f"{game} polls by itself"
+        assert "_log.html" not in text, f"{game} renders its own history"

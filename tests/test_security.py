@@ -6,6 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from gameplay.qmg.seating import DEFAULT_SEATING
+from tracker.qmg.views import create_game
+
 ROOT = Path(__file__).resolve().parents[1]
 
 PRODUCTION_ENV = {
@@ -49,9 +52,7 @@ def test_security_headers(client, url):
 
 @pytest.mark.django_db
 def test_pages_have_no_inline_scripts_or_styles(client):
-    from tracker import services
-
-    game = services.create_game("CSP", [("A", services.DEFAULT_SEATING[2][0]), ("B", services.DEFAULT_SEATING[2][1])])
+    game = create_game("CSP", [("A", DEFAULT_SEATING[2][0]), ("B", DEFAULT_SEATING[2][1])])
     client.get(f"/host/{game.host_token}/")
     for url in ["/", f"/g/{game.pk}/", f"/g/{game.pk}/seats/", "/boards/"]:
         html = client.get(url).content.decode()

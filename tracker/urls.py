@@ -1,25 +1,30 @@
 from django.urls import include, path
 
-from tracker import lookup, views
+from tracker.core import views as core
+from tracker.qmg import lookup
+from tracker.qmg import views as qmg
 
 urlpatterns = [
-    path("", views.home, name="home"),
-    path("ping/", views.ping, name="ping"),
-    path("boards/", views.boards, name="boards"),
+    path("", qmg.home, name="home"),
+    path("ping/", core.ping, name="ping"),
+    path("boards/", qmg.boards, name="boards"),
     path("rules/", lookup.rules, name="rules"),
     path("rules/r/<slug:rule_id>/", lookup.rule, name="rule"),
     path("rules/c/<slug:card_id>/", lookup.card, name="card"),
     path("g/<int:pk>/ask/", lookup.ask, name="ask"),
-    path("import/", views.import_game, name="import_game"),
-    path("g/<int:pk>/export/", views.export_game, name="export_game"),
-    path("g/<int:pk>/", views.game, name="game"),
-    path("g/<int:pk>/poll/", views.poll, name="poll"),
-    path("g/<int:pk>/move/", views.move, name="move"),
-    path("g/<int:pk>/note/", views.note, name="note"),
-    path("g/<int:pk>/seats/", views.seats, name="seats"),
-    path("join/<str:token>/", views.join, name="join"),
-    path("watch/<str:token>/", views.watch, name="watch"),
-    path("host/<str:token>/", views.host_link, name="host_link"),
+    path("import/", core.import_game, name="import_game"),
+    path("g/<int:pk>/export/", core.export_game, name="export_game"),
+    # one page, one command endpoint and one undo/redo shape for every game
+    path("g/<int:pk>/", core.game, name="game"),
+    path("g/<int:pk>/poll/", core.poll, name="poll"),
+    path("g/<int:pk>/command/", core.command, name="command"),
+    path("g/<int:pk>/undo/", core.undo, name="undo"),
+    path("g/<int:pk>/redo/", core.redo, name="redo"),
+    path("g/<int:pk>/note/", qmg.note, name="note"),
+    path("g/<int:pk>/seats/", core.seats, name="seats"),
+    path("join/<str:token>/", core.join, name="join"),
+    path("watch/<str:token>/", core.watch, name="watch"),
+    path("host/<str:token>/", core.host_link, name="host_link"),
     path("generalissimus/", include("tracker.generalissimus.urls")),
     path("fog-of-war/", include("tracker.fog_of_war.urls")),
     path("i18n/", include("django.conf.urls.i18n")),

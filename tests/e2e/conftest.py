@@ -8,6 +8,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from pytest_django.live_server_helper import LiveServer
 
 # Playwright's sync API runs an event loop in this thread; the tests' own ORM calls are synchronous.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -64,3 +65,13 @@ def shot():
         return path
 
     return take
+
+
+@pytest.fixture
+def live_server(real_db):
+    """pytest-django's live server on a database every request thread connects to on its own."""
+    server = LiveServer("localhost:0")
+    try:
+        yield server
+    finally:
+        server.stop()

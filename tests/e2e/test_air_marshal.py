@@ -6,7 +6,6 @@ from tracker.models import Game, Piece
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-
 def submit(page, cmd, **fields):
     """Fill the form of one command on the game page and wait for the game's next version."""
     form = page.locator(f'#game form:has(input[name="command"][value="{cmd}"])').first

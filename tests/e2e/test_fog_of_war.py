@@ -4,7 +4,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tracker import jsongames
+from tracker.core import log
 from tracker.models import Game
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -84,7 +84,7 @@ def test_two_phones_resolve_a_battle(live_server, new_context, shot):
     axis.locator("form.act-battle button[value=resolve]").click()
     expect(axis.locator(".flash-success")).to_contain_text("A 5 против D 1 — Победа")
     shot(axis, "fog-of-war-05-battle-resolved")
-    state = jsongames.state_of(game)["engine"]
+    state = log.current_state(game)["engine"]
     assert state["provinces"]["vichy"]["control"] == "axis"
     assert len(state["sides"]["axis"]["wins"]) == 1 and len(state["sides"]["allies"]["losses"]) == 1
 
@@ -92,4 +92,4 @@ def test_two_phones_resolve_a_battle(live_server, new_context, shot):
     expect(allies.locator(".battles .battle-result .outcome").first).to_contain_text("Победа", timeout=3000)
     expect(allies.locator('tr[data-province="vichy"] .control')).to_contain_text("Ось")
     shot(allies, "fog-of-war-06-allies-see-the-battle")
-    assert jsongames.replay_state(game) == jsongames.state_of(game)
+    assert log.replay(game) == log.current_state(game)

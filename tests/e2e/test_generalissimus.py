@@ -3,7 +3,7 @@ volley exchange, a bayonet charge met by a counter-charge, the rout; the other p
 import pytest
 from playwright.sync_api import expect
 
-from tracker import jsongames
+from tracker.core import log
 from tracker.models import Game
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -45,7 +45,7 @@ def test_two_phones_play_a_turn_with_volley_charge_and_rout(live_server, new_con
     links = host.locator(".seat .link a").all()
     south_url, north_url = links[0].get_attribute("href"), links[1].get_attribute("href")
     game = Game.objects.get(name="E2E Генералиссимус")
-    assert jsongames.state_of(game)["engine"]["terrain"] == {"a3": "forest"}
+    assert log.current_state(game)["engine"]["terrain"] == {"a3": "forest"}
 
     path = lambda url: live_server.url + "/" + url.split("/", 3)[3]  # noqa: E731
     south = new_context().new_page()
@@ -98,7 +98,7 @@ def test_two_phones_play_a_turn_with_volley_charge_and_rout(live_server, new_con
     expect(south.locator('g.g-unit.routed[data-unit="N-inf-2"]')).to_have_count(1)
     expect(north.locator('g.g-unit.routed[data-unit="N-inf-2"]')).to_have_count(1, timeout=3000)
     expect(north.locator(".g-last-step")).to_contain_text("19")
-    st = jsongames.state_of(game)["engine"]
+    st = log.current_state(game)["engine"]
     n2 = next(u for u in st["units"] if u["id"] == "N-inf-2")
     assert (n2["flag"], n2["sector"]) == ("routed", "d5")
     shot(north, "generalissimus-06-rout-north-phone")
@@ -112,4 +112,4 @@ def test_two_phones_play_a_turn_with_volley_charge_and_rout(live_server, new_con
     # end of turn; the log replays to the stored state
     south.locator(".g-end button[type=submit]").click()
     expect(north.locator(".g-turn")).to_contain_text("2", timeout=3000)
-    assert jsongames.replay_state(game) == jsongames.state_of(game)
+    assert log.replay(game) == log.current_state(game)

@@ -8,7 +8,6 @@ from tracker.models import Game, Piece
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-
 def submit_stepper(page, label_re):
     page.locator("section.stepper button[type=submit]", has_text=re.compile(label_re)).first.click()
 
@@ -77,6 +76,6 @@ def test_two_phones_play_germanys_turn(live_server, new_context, shot):
     expect(axis.locator(".vp-axis-n")).to_contain_text("0")
     expect(axis.locator(".status-bar .phase")).to_contain_text("Победные очки")
     game.refresh_from_db()
-    assert game.vp_axis == 0 and game.phase == "victory"
+    assert game.qmg.vp_axis == 0 and game.qmg.phase == "victory"
     shot(axis, "qmg-06-undone")
     assert csp_errors == []  # htmx and the map script work under the strict CSP

@@ -8,7 +8,7 @@ What it does (a benchmark: it prints figures, it asserts nothing about time):
 1. makes a throw-away database (a temp SQLite file, or a PostgreSQL database it creates and
    drops), runs ``manage.py migrate`` on it and starts the production server the README way,
    ``manage.py serve --no-prepare --bind 127.0.0.1:<free port>`` (gunicorn, its own process group);
-2. creates T games with 6 seats each through ``tracker.services.create_game`` (this process runs
+2. creates T games with 6 seats each through ``tracker.qmg.views.create_game`` (this process runs
    ``django.setup()`` against the same ``DATABASE_URL``);
 3. every phone opens its seat's join link (a session cookie) and loads the game page (CSRF token);
 4. game phase, S seconds: every phone polls ``/g/<pk>/poll/?v=<version>`` every 2 s, like the
@@ -311,7 +311,7 @@ class TableRunner(threading.Thread):
     # --- requests ------------------------------------------------------------------------
     def _paths(self):
         pk = self.spec.pk
-        return f"/g/{pk}/", f"/g/{pk}/poll/", f"/g/{pk}/move/"
+        return f"/g/{pk}/", f"/g/{pk}/poll/", f"/g/{pk}/command/"
 
     def _poll(self, d: Device, stats: Stats) -> None:
         page, poll, _ = self._paths()
@@ -653,15 +653,18 @@ class Server:
 
 
 def create_tables(n: int) -> list[TableSpec]:
-    """n games with 6 seats (the rulebook seating), through the services; Django must be set up."""
-    from tracker import selectors, services
+    """n games with 6 seats (the rulebook seating), through the write path. Django must be set up
+    first (``main`` does it), so the project is imported here rather than at the top of the script."""
+    from gameplay.qmg.seating import DEFAULT_SEATING
     from tracker.models import CountryCards
+    from tracker.qmg.selectors import board_of
+    from tracker.qmg.views import create_game
 
-    seating = services.DEFAULT_SEATING[6]
+    seating = DEFAULT_SEATING[6]
     specs = []
     for i in range(n):
-        game = services.create_game(f"Load table {i + 1}", [(f"Player {j + 1}", c) for j, c in enumerate(seating)], {})
-        board = selectors.board_of(game)
+        game = create_game(f"Load table {i + 1}", [(f"Player {j + 1}", c) for j, c in enumerate(seating)], {})
+        board = board_of(game)
         cards = {c.country: (c.deck, c.hand) for c in CountryCards.objects.filter(game=game)}
         specs.append(TableSpec(pk=game.pk, seats=[(s.token, list(s.countries)) for s in game.seats.all()],
                                cards=cards, turn_order=list(board.turn_order)))

@@ -2,8 +2,9 @@
 import pytest
 from django.urls import reverse
 
-from tracker import selectors
+from tracker.core import log
 from tracker.models import Game
+from tracker.qmg import selectors
 
 from .test_views import post
 
@@ -39,8 +40,8 @@ def test_air_step_deploy_and_prompts_on_the_page(client):
     assert 'data-space="germany"' in html
     assert post(client, game, "end_air").status_code == 200
     game.refresh_from_db()
-    assert game.phase == "supply"
-    assert selectors.canonical(selectors.table_of(game)) == selectors.canonical(selectors.replay(game))
+    assert game.qmg.phase == "supply"
+    assert selectors.canonical(selectors.table_of(game)) == selectors.canonical(log.replay(game))
 
 
 def test_without_air_marshal_air_commands_are_refused(client):

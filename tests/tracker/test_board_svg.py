@@ -1,4 +1,4 @@
-"""The SVG board map and its list fallback (tracker/board_svg.py, templates/qmg/_board.html)."""
+"""The SVG board map and its list fallback (tracker/qmg/board_svg.py, templates/qmg/_board.html)."""
 import html
 import json
 import re
@@ -12,7 +12,7 @@ import pytest
 from gameplay.qmg import Piece, Position, compute_supply, load_board
 from gameplay.qmg.board import build_board, standard_board_data
 from gameplay.qmg.sample import full_board_position
-from tracker.board_svg import PALETTE, TEAM_COLOURS, UNSUPPLIED, _static, render_board_svg, space_rows
+from tracker.qmg.board_svg import PALETTE, TEAM_COLOURS, UNSUPPLIED, _static, render_board_svg, space_rows
 
 NS = {"s": "http://www.w3.org/2000/svg"}
 ROOT = Path(__file__).resolve().parents[2]

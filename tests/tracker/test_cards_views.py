@@ -2,9 +2,9 @@
 import pytest
 from django.urls import reverse
 
-from tracker import services
+from gameplay.qmg.seating import DEFAULT_SEATING
 from tracker.models import Event, PrivateNote
-from tracker.services import DEFAULT_SEATING
+from tracker.qmg.views import create_game
 
 from .test_views import HTMX, as_seat, post
 
@@ -14,7 +14,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def game6():
     names = ["Гер", "Бри", "Яп", "Сов", "Ит", "Ам"]
-    return services.create_game("Шесть", list(zip(names, DEFAULT_SEATING[6])), {"reallocate": True})
+    return create_game("Шесть", list(zip(names, DEFAULT_SEATING[6])), {"reallocate": True})
 
 
 def pass_turn(client, game):
@@ -55,10 +55,10 @@ def test_event_by_name_scores_immediately(client, game6):
         pass_turn(client, game6)
     client.get(reverse("join", args=[seats[1].token]))
     game6.refresh_from_db()
-    before = game6.vp_axis
+    before = game6.qmg.vp_axis
     assert post(client, game6, "play_card", card="Разграбление", card_type="event").status_code == 200
     game6.refresh_from_db()
-    assert game6.vp_axis == before + 1
+    assert game6.qmg.vp_axis == before + 1
 
 
 def test_face_down_response_identity_stays_private(client, game6):
@@ -123,7 +123,7 @@ def test_response_window_and_pass(client, game6):
     assert post(uk, game6, "pass", country="united_kingdom").status_code == 200
     assert post(client, game6, "pass", country="germany").status_code == 200
     game6.refresh_from_db()
-    assert game6.window == ""
+    assert game6.qmg.window == ""
 
 
 def test_status_once_per_turn_through_the_form(client, game6):

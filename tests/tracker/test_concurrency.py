@@ -2,7 +2,7 @@
 
 Through a real HTTP server (pytest-django's live server, one thread per request) with one
 browser per thread (urllib, its own cookie jar, joined through the seat's join link, CSRF token
-sent), and at the service level with threads calling ``services.submit`` directly.
+sent), and at the write path's level with threads calling ``tracker.core.log.submit`` directly.
 
 Runs on SQLite (the default) and on PostgreSQL (``DATABASE_URL=postgres://…``). Django's test
 database for SQLite lives in memory and the live server would then share the test's single
@@ -20,38 +20,20 @@ import urllib.parse
 import urllib.request
 
 import pytest
-from django.core.management import call_command
 from django.db import connections
 from pytest_django.live_server_helper import LiveServer
 
-from tracker import selectors, services
+from gameplay.qmg.seating import DEFAULT_SEATING
+from tracker.core import log
+from tracker.core.log import Actor
 from tracker.models import Event, Game, Piece
-from tracker.services import Actor, DEFAULT_SEATING
+from tracker.qmg import selectors
+from tracker.qmg.views import create_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 N = 8
 BUILD = {"type": "play_card", "card_type": "build_army", "space": "eastern_europe"}
-
-
-@pytest.fixture
-def real_db(transactional_db, tmp_path):
-    """A database every thread opens its own connection to (see the module docstring)."""
-    conn = connections["default"]
-    if conn.vendor != "sqlite" or not conn.is_in_memory_db():
-        yield
-        return
-    saved_name, saved_connection = conn.settings_dict["NAME"], conn.connection
-    conn.connection = None  # keep the in-memory test database open and untouched
-    conn.settings_dict["NAME"] = str(tmp_path / "concurrency.sqlite3")
-    try:
-        call_command("migrate", verbosity=0, interactive=False)
-        assert not conn.is_in_memory_db()
-        yield
-    finally:
-        conn.close()
-        conn.settings_dict["NAME"] = saved_name
-        conn.connection = saved_connection
 
 
 @pytest.fixture
@@ -65,14 +47,14 @@ def server(real_db):
 
 
 def new_game():
-    return services.create_game("Гонка", list(zip(["A", "B"], DEFAULT_SEATING[2])), {})
+    return create_game("Гонка", list(zip(["A", "B"], DEFAULT_SEATING[2])), {})
 
 
 def assert_log_and_projection(game_id):
     game = Game.objects.get(pk=game_id)
     seqs = list(Event.objects.filter(game=game).order_by("seq").values_list("seq", flat=True))
     assert seqs == list(range(1, game.version + 1))  # no gaps, no duplicates
-    assert selectors.canonical(selectors.table_of(game)) == selectors.canonical(selectors.replay(game))
+    assert selectors.canonical(selectors.table_of(game)) == selectors.canonical(log.replay(game))
 
 
 class Phone:
@@ -139,7 +121,7 @@ def test_the_same_move_fired_by_eight_phones_applies_once(server):
     version = Game.objects.get(pk=game.pk).version
     data = {"command": "play_card", "version": version, "card_type": "build_army", "space": "eastern_europe"}
 
-    results = _fire(N, lambda i: phones[i].post(f"/g/{game.pk}/move/", data))
+    results = _fire(N, lambda i: phones[i].post(f"/g/{game.pk}/command/", data))
 
     statuses = sorted(status for status, _body in results)
     assert statuses == [200] + [409] * (N - 1), statuses
@@ -152,7 +134,7 @@ def test_the_same_move_fired_by_eight_phones_applies_once(server):
     assert_log_and_projection(game.pk)
 
     # and the game goes on over HTTP: the next move at the new version applies
-    status, _body = phones[0].post(f"/g/{game.pk}/move/", {"command": "end_play", "version": game.version})
+    status, _body = phones[0].post(f"/g/{game.pk}/command/", {"command": "end_play", "version": game.version})
     assert status == 200
     assert_log_and_projection(game.pk)
 
@@ -169,7 +151,7 @@ def test_different_moves_at_the_same_version_one_wins(server):
               "eastern_europe", "balkans"]
 
     def work(i):
-        return phones[i].post(f"/g/{game.pk}/move/", {"command": "play_card", "version": version,
+        return phones[i].post(f"/g/{game.pk}/command/", {"command": "play_card", "version": version,
                                                      "card_type": "build_army", "space": spaces[i]})
 
     statuses = sorted(s for s, _b in _fire(N, work))
@@ -182,12 +164,12 @@ def test_undo_fired_by_eight_phones_applies_once(server):
     game = new_game()
     host = Phone(server)
     host.get(f"/host/{game.host_token}/")
-    assert host.post(f"/g/{game.pk}/move/", {"command": "play_card", "version": 1, "card_type": "build_army",
+    assert host.post(f"/g/{game.pk}/command/", {"command": "play_card", "version": 1, "card_type": "build_army",
                                               "space": "eastern_europe"})[0] == 200
     phones = [Phone(server) for _ in range(N)]
     for phone in phones:
         phone.get(f"/host/{game.host_token}/")
-    results = _fire(N, lambda i: phones[i].post(f"/g/{game.pk}/move/", {"command": "undo", "version": 2}))
+    results = _fire(N, lambda i: phones[i].post(f"/g/{game.pk}/undo/", {"version": 2}))
     statuses = sorted(s for s, _b in results)
     assert statuses == [200] + [409] * (N - 1), statuses
     game = Game.objects.get(pk=game.pk)
@@ -196,20 +178,20 @@ def test_undo_fired_by_eight_phones_applies_once(server):
     assert_log_and_projection(game.pk)
 
 
-def test_services_submit_from_eight_threads_applies_once(real_db):
+def test_log_submit_from_eight_threads_applies_once(real_db):
     game = new_game()
     seat = game.seats.get(number=1)
 
     def work(i):
-        return services.submit(game.pk, 1, Actor(seat=seat), BUILD).status
+        return log.submit(game.pk, 1, Actor(seat=seat), BUILD).status
 
     statuses = sorted(_fire(N, work))
-    assert statuses == sorted([services.APPLIED] + [services.STALE] * (N - 1)), statuses
+    assert statuses == sorted([log.APPLIED] + [log.STALE] * (N - 1)), statuses
     assert Game.objects.get(pk=game.pk).version == 2
     assert_log_and_projection(game.pk)
 
 
-def test_services_many_rounds_of_racing_threads_keep_the_log_contiguous(real_db):
+def test_log_many_rounds_of_racing_threads_keep_the_log_contiguous(real_db):
     """Threads race again and again, each re-reading the version: every race has exactly one winner."""
     game = new_game()
     host = Actor(is_host=True)
@@ -223,21 +205,21 @@ def test_services_many_rounds_of_racing_threads_keep_the_log_contiguous(real_db)
 
             def work(i, cmd=cmd, version=version):
                 if i % 3 == 2 and cmd is not BUILD:  # some threads undo instead (once there is a move)
-                    return services.undo(game.pk, version, host).status
-                return services.submit(game.pk, version, host, cmd).status
+                    return log.undo(game.pk, version, host).status
+                return log.submit(game.pk, version, host, cmd).status
 
             statuses = _fire(N, work)
-            assert statuses.count(services.APPLIED) == 1, (cmd, statuses)
-            assert statuses.count(services.STALE) == N - 1, (cmd, statuses)
+            assert statuses.count(log.APPLIED) == 1, (cmd, statuses)
+            assert statuses.count(log.STALE) == N - 1, (cmd, statuses)
             assert_log_and_projection(game.pk)
             g = Game.objects.get(pk=game.pk)
             if g.events.order_by("-seq").first().kind != Event.UNDO:
                 break  # the move itself won this race
             # an undo won: put the undone move back and race for this move again
-            assert services.redo(game.pk, g.version, host).applied
+            assert log.redo(game.pk, g.version, host).applied
             assert races < 60
     game = Game.objects.get(pk=game.pk)
-    assert game.turn == 1
+    assert game.qmg.turn == 1
     assert_log_and_projection(game.pk)
 
 

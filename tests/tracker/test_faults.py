@@ -10,9 +10,14 @@ from django.db import DatabaseError, connections
 from django.test import Client
 from django.urls import reverse
 
-from tracker import selectors, services
+from gameplay.qmg.seating import DEFAULT_SEATING
+from tracker.core import log
+from tracker.core.log import Actor
+from tracker.core.selectors import history
 from tracker.models import BoardVariant, CountryCards, Event, Game, Piece
-from tracker.services import Actor, DEFAULT_SEATING
+from tracker.qmg import selectors
+from tracker.qmg.adapter import QmgAdapter
+from tracker.qmg.views import create_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -21,7 +26,7 @@ BUILD = {"type": "play_card", "card_type": "build_army", "space": "eastern_europ
 
 
 def new_game(board_variant=None):
-    return services.create_game("Сбой", list(zip(["A", "B"], DEFAULT_SEATING[2])), {}, board_variant)
+    return create_game("Сбой", list(zip(["A", "B"], DEFAULT_SEATING[2])), {}, board_variant)
 
 
 def state(game_id) -> dict:
@@ -41,7 +46,7 @@ def assert_consistent(game_id):
     game = Game.objects.get(pk=game_id)
     seqs = list(game.events.order_by("seq").values_list("seq", flat=True))
     assert seqs == list(range(1, game.version + 1))
-    assert selectors.canonical(selectors.table_of(game)) == selectors.canonical(selectors.replay(game))
+    assert selectors.canonical(selectors.table_of(game)) == selectors.canonical(log.replay(game))
 
 
 def boom(*args, **kwargs):
@@ -57,9 +62,9 @@ def _after_real(real):
 
 
 FAULTS = {
-    "save_projection fails": lambda mp: mp.setattr(services, "_save_projection", boom),
-    "save_projection fails after writing": lambda mp: mp.setattr(services, "_save_projection",
-                                                                 _after_real(services._save_projection)),
+    "projection save fails": lambda mp: mp.setattr(QmgAdapter, "save", boom),
+    "projection save fails after writing": lambda mp: mp.setattr(QmgAdapter, "save", _after_real(QmgAdapter.save)),
+    "event append fails": lambda mp: mp.setattr(Event.objects, "create", boom),
     "bulk_create of pieces fails": lambda mp: mp.setattr(Piece.objects, "bulk_create", boom),
     "card update fails": lambda mp: mp.setattr(CountryCards.objects, "filter", boom),
     "game save fails": lambda mp: mp.setattr(Game, "save", boom),
@@ -73,11 +78,11 @@ def test_a_database_error_during_a_move_leaves_no_partial_state(monkeypatch, fau
     with monkeypatch.context() as mp:
         FAULTS[fault](mp)
         with pytest.raises(DatabaseError):
-            services.submit(game.pk, before["version"], HOST, BUILD)
+            log.submit(game.pk, before["version"], HOST, BUILD)
     assert state(game.pk) == before
     assert_consistent(game.pk)
     # nothing is stuck: the same move, at the same version, now applies
-    assert services.submit(game.pk, before["version"], HOST, BUILD).applied
+    assert log.submit(game.pk, before["version"], HOST, BUILD).applied
     assert_consistent(game.pk)
 
 
@@ -85,11 +90,11 @@ def test_a_database_error_during_a_move_leaves_no_partial_state(monkeypatch, fau
 @pytest.mark.parametrize("fault", list(FAULTS), ids=list(FAULTS))
 def test_a_database_error_during_undo_or_redo_leaves_no_partial_state(monkeypatch, fault, kind):
     game = new_game()
-    assert services.submit(game.pk, 1, HOST, BUILD).applied
+    assert log.submit(game.pk, 1, HOST, BUILD).applied
     if kind == "redo":
-        assert services.undo(game.pk, 2, HOST).applied
+        assert log.undo(game.pk, 2, HOST).applied
     before = state(game.pk)
-    action = services.undo if kind == "undo" else services.redo
+    action = log.undo if kind == "undo" else log.redo
     with monkeypatch.context() as mp:
         FAULTS[fault](mp)
         with pytest.raises(DatabaseError):
@@ -108,11 +113,11 @@ def test_a_database_error_through_the_move_view_is_a_500_and_changes_nothing(mon
     data = {"command": "play_card", "version": before["version"], "card_type": "build_army",
             "space": "eastern_europe"}
     with monkeypatch.context() as mp:
-        mp.setattr(services, "_save_projection", _after_real(services._save_projection))
-        r = client.post(reverse("move", args=[game.pk]), data, HTTP_HX_REQUEST="true")
+        mp.setattr(QmgAdapter, "save", _after_real(QmgAdapter.save))
+        r = client.post(reverse("command", args=[game.pk]), data, HTTP_HX_REQUEST="true")
     assert r.status_code == 500 and b"Traceback" not in r.content
     assert state(game.pk) == before
-    r = client.post(reverse("move", args=[game.pk]), data, HTTP_HX_REQUEST="true")
+    r = client.post(reverse("command", args=[game.pk]), data, HTTP_HX_REQUEST="true")
     assert r.status_code == 200
     assert_consistent(game.pk)
 
@@ -129,7 +134,7 @@ def test_a_database_error_while_creating_a_game_creates_nothing(monkeypatch):
 def _play(game_id, actor, commands):
     for cmd in commands:
         version = Game.objects.get(pk=game_id).version
-        r = services.submit(game_id, version, actor, cmd)
+        r = log.submit(game_id, version, actor, cmd)
         assert r.applied, (cmd, r.reason)
 
 
@@ -140,9 +145,9 @@ def test_a_server_restart_mid_game_loses_nothing():
     axis = Actor(seat=game.seats.get(number=1))
     _play(gid, axis, [BUILD, {"type": "end_play"}, {"type": "supply"}, {"type": "score"}, {"type": "discard", "n": 0},
                       {"type": "draw"}])
-    assert services.undo(gid, Game.objects.get(pk=gid).version, HOST).applied
+    assert log.undo(gid, Game.objects.get(pk=gid).version, HOST).applied
     before = state(gid)
-    history = [(r["event"].seq, r["undone"]) for r in selectors.history(Game.objects.get(pk=gid))]
+    rows = [(r["event"].seq, r["undone"]) for r in history(Game.objects.get(pk=gid))]
 
     # "restart": every connection closed, every in-process cache of the board dropped
     connections.close_all()
@@ -151,13 +156,13 @@ def test_a_server_restart_mid_game_loses_nothing():
 
     game = Game.objects.get(pk=gid)
     assert state(gid) == before
-    assert [(r["event"].seq, r["undone"]) for r in selectors.history(game)] == history
+    assert [(r["event"].seq, r["undone"]) for r in history(game)] == rows
     assert_consistent(gid)
     assert selectors.board_of(game).spaces["balkans"].supply  # the variant is read back from the database
     # the game goes on: redo the undone draw, then the next country's move
-    assert services.redo(gid, game.version, HOST).applied
+    assert log.redo(gid, game.version, HOST).applied
     allies = Actor(seat=game.seats.get(number=2))
     _play(gid, allies, [{"type": "play_card", "card_type": "build_navy", "space": "north_sea"}])
     game = Game.objects.get(pk=gid)
-    assert game.turn == 1 and Piece.objects.filter(game=game, space="north_sea").exists()
+    assert game.qmg.turn == 1 and Piece.objects.filter(game=game, space="north_sea").exists()
     assert_consistent(gid)

@@ -2,10 +2,11 @@
 access, hidden information per viewer, undo/redo and replay of the log."""
 import pytest
 from django import forms as djforms
+from django.test import Client
 from django.urls import reverse
 
 from gameplay.fog_of_war.config import FowSettings
-from tracker import jsongames
+from tracker.core import log
 from tracker.fog_of_war.forms import NewFogGameForm
 from tracker.models import Event, Game
 
@@ -50,13 +51,13 @@ def seat(client, game, number):
 
 
 def st(game):
-    return jsongames.state_of(game)["engine"]
+    return log.current_state(game)["engine"]
 
 
 def post(client, game, command, htmx=True, **fields):
     game.refresh_from_db()
     data = {"command": command, "version": game.version, **fields}
-    return client.post(reverse("fog_of_war:act", args=[game.pk]), data, **(HTMX if htmx else {}))
+    return client.post(reverse("command", args=[game.pk]), data, **(HTMX if htmx else {}))
 
 
 def hand(game, side):
@@ -65,12 +66,10 @@ def hand(game, side):
 
 def snapshot(game):
     game.refresh_from_db()
-    return game.version, Event.objects.filter(game=game).count(), jsongames.state_of(game)
+    return game.version, Event.objects.filter(game=game).count(), log.current_state(game)
 
 
 def clients(client_factory, game):
-    from django.test import Client
-
     axis, allies, watcher = Client(), Client(), Client()
     seat(axis, game, 1)
     seat(allies, game, 2)
@@ -148,8 +147,6 @@ def test_create_with_a_map_and_preplaced_defence(client):
 # --- access ---------------------------------------------------------------------------------
 
 def test_access_needs_a_link_spectators_and_other_seats_cannot_act(client, game, players):
-    from django.test import Client
-
     axis, allies, watcher = players
     assert Client().get(game.get_absolute_url()).status_code == 403
     assert watcher.get(game.get_absolute_url()).status_code == 200
@@ -198,7 +195,7 @@ def test_stale_version_is_409_and_nothing_changes(game, players):
     axis, _, _ = players
     post(axis, game, "start_turn")
     before = snapshot(game)
-    r = axis.post(reverse("fog_of_war:act", args=[game.pk]),
+    r = axis.post(reverse("command", args=[game.pk]),
                   {"command": "defend", "version": game.version - 1, "province": "berlin",
                    "cards": hand(game, "axis")[:1]}, **HTMX)
     assert r.status_code == 409 and "Игра изменилась" in r.content.decode()
@@ -207,7 +204,7 @@ def test_stale_version_is_409_and_nothing_changes(game, players):
 
 def test_malformed_input_is_a_clean_answer(game, players):
     axis, _, _ = players
-    assert axis.post(reverse("fog_of_war:act", args=[game.pk]), {"command": "start_turn"}, **HTMX).status_code == 400
+    assert axis.post(reverse("command", args=[game.pk]), {"command": "start_turn"}, **HTMX).status_code == 400
     assert post(axis, game, "nonsense").status_code == 400
     post(axis, game, "start_turn")
     r = post(axis, game, "intel", target_kind="defence", province="nowhere", counter_rounds="x")
@@ -239,7 +236,7 @@ def test_battle_calculator_then_resolution(game, players):
     # smallest sufficient wins set: the L2 covers D 1
     assert [c["land"] for c in e["sides"]["axis"]["wins"]] == [2]
     assert len(e["sides"]["allies"]["losses"]) == 1
-    assert jsongames.state_of(game)["supply_answers"] == {"italy": True}
+    assert log.current_state(game)["supply_answers"] == {"italy": True}
     html = allies.get(game.get_absolute_url()).content.decode()
     assert "A 5" in html and "Победа" in html
 
@@ -253,7 +250,7 @@ def test_quagmire_random_choice_is_written_into_the_command(game, players):
     ev = Event.objects.filter(game=game, kind=Event.MOVE).last()
     choice = ev.command["quagmire_choice"]
     assert len(choice["attacker"]) == 1 and len(choice["defender"]) == 1
-    assert jsongames.replay_state(game) == jsongames.state_of(game)
+    assert log.replay(game) == log.current_state(game)
     assert st(game)["provinces"]["vichy"]["quagmire"]["attacker"] == "axis"
 
 
@@ -320,19 +317,19 @@ def test_undo_redo_and_replay_rebuild_the_stored_state(game, players):
     post(axis, game, "launch", do="resolve", slot=slot, origin="italy", origin_supplied="yes",
          reveal_attack="L3 L2", reveal_defence="L1")
     assert st(game)["provinces"]["vichy"]["control"] == "axis"
-    url = reverse("fog_of_war:history", args=[game.pk, "undo"])
+    url = reverse("undo", args=[game.pk])
     game.refresh_from_db()
     r = axis.post(url, {"version": game.version}, **HTMX)
     assert r.status_code == 200 and "Отменено" in r.content.decode() and "is-undone" in r.content.decode()
     assert st(game)["provinces"]["vichy"]["control"] == "allies"
-    assert jsongames.replay_state(game) == jsongames.state_of(game)
+    assert log.replay(game) == log.current_state(game)
     game.refresh_from_db()
     r = allies.post(url, {"version": game.version}, **HTMX)  # the Allies did not make the last move in effect
     assert r.status_code == 403
     game.refresh_from_db()
-    r = axis.post(reverse("fog_of_war:history", args=[game.pk, "redo"]), {"version": game.version}, **HTMX)
+    r = axis.post(reverse("redo", args=[game.pk]), {"version": game.version}, **HTMX)
     assert r.status_code == 200 and st(game)["provinces"]["vichy"]["control"] == "axis"
-    assert jsongames.replay_state(game) == jsongames.state_of(game)
+    assert log.replay(game) == log.current_state(game)
     game.refresh_from_db()
     assert axis.post(url, {"version": game.version - 1}, **HTMX).status_code == 409
 
@@ -395,7 +392,7 @@ def test_year_end_checklist_runs_in_order(client):
     e = st(game)
     assert (e["year"], e["phase"], e["winter"]) == (1941, "turn", False)
     assert len(e["sides"]["allies"]["losses"]) == 2
-    assert jsongames.replay_state(game) == jsongames.state_of(game)
+    assert log.replay(game) == log.current_state(game)
 
 
 def test_english_reasons(client, game):

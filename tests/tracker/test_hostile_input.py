@@ -18,9 +18,12 @@ from django.test import Client
 from django.urls import reverse
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from tracker import selectors, services, transfer, views
-from tracker.models import BoardVariant, CountryCards, Event, Game, GameState, Piece, PrivateNote, Seat
-from tracker.services import DEFAULT_SEATING
+from gameplay.qmg.seating import DEFAULT_SEATING
+from tracker.core import log, transfer
+from tracker.models import BoardVariant, CountryCards, Event, Game, GameState, Piece, PrivateNote, QmgTable, Seat
+from tracker.qmg import selectors
+from tracker.qmg.page import FORMS
+from tracker.qmg.views import create_game
 
 pytestmark = pytest.mark.django_db
 
@@ -75,11 +78,21 @@ def _clean(data: dict) -> dict:
 # Fixtures and checks
 # ------------------------------------------------------------------------------------------
 
+# every command of the game page: the command endpoint's form types, and undo and redo (their own endpoints)
+COMMANDS = sorted([*FORMS, "undo", "redo"])
+
+
+def move_url(game, data) -> str:
+    """Where a phone posts this command: undo and redo have their own endpoints, every move the command one."""
+    command = data.get("command")
+    return reverse(command if command in ("undo", "redo") else "command", args=[game.pk])
+
+
 @pytest.fixture
 def game():
-    g = services.create_game("Враг у ворот", list(zip(["A", "B"], DEFAULT_SEATING[2])), {})
+    g = create_game("Враг у ворот", list(zip(["A", "B"], DEFAULT_SEATING[2])), {})
     # something to undo, something to score
-    assert services.submit(g.pk, 1, services.Actor(is_host=True),
+    assert log.submit(g.pk, 1, log.Actor(is_host=True),
                            {"type": "play_card", "card_type": "build_army", "space": "eastern_europe"}).applied
     g.refresh_from_db()
     return g
@@ -98,7 +111,8 @@ def browser(role: str, game: Game) -> Client:
 
 def game_state(game_id) -> tuple:
     g = Game.objects.get(pk=game_id)
-    return (g.version, g.round, g.turn, g.phase, g.vp_axis, g.vp_allies, g.winner,
+    t = g.qmg
+    return (g.version, t.round, t.turn, t.phase, t.vp_axis, t.vp_allies, g.winner,
             Event.objects.filter(game=g).count(),
             sorted(Piece.objects.filter(game=g).values_list("country", "kind", "space")),
             sorted(CountryCards.objects.filter(game=g).values_list("country", "deck", "hand", "discard", "responses")))
@@ -106,7 +120,7 @@ def game_state(game_id) -> tuple:
 
 def all_rows() -> dict:
     return {m.__name__: m.objects.count() for m in (Game, Seat, Event, Piece, CountryCards, GameState, BoardVariant,
-                                                    PrivateNote)}
+                                                    PrivateNote, QmgTable)}
 
 
 def assert_clean_answer(response):
@@ -118,7 +132,7 @@ def assert_clean_answer(response):
 def assert_consistent(game_id):
     g = Game.objects.get(pk=game_id)
     assert list(g.events.values_list("seq", flat=True)) == list(range(1, g.version + 1))
-    assert selectors.canonical(selectors.table_of(g)) == selectors.canonical(selectors.replay(g))
+    assert selectors.canonical(selectors.table_of(g)) == selectors.canonical(log.replay(g))
 
 
 # ------------------------------------------------------------------------------------------
@@ -126,7 +140,7 @@ def assert_consistent(game_id):
 # ------------------------------------------------------------------------------------------
 
 move_data = st.fixed_dictionaries(
-    {"command": st.one_of(st.sampled_from(sorted(views.FORMS)), scalar)},
+    {"command": st.one_of(st.sampled_from(COMMANDS), scalar)},
     optional={"version": st.one_of(st.just(CURRENT), scalar, st.lists(scalar, max_size=2)),
               "card": value, "card_type": value, "card_id": value, "space": value, "target_country": value,
               "kind": value, "n": value, "country": value, "action": value},
@@ -142,7 +156,7 @@ def test_random_moves_never_break_the_game(game, role, data, htmx):
     data = dict(data)
     if data.get("version") is CURRENT:
         data["version"] = str(before[0])
-    response = client.post(reverse("move", args=[game.pk]), data, **(HTMX if htmx else {}))
+    response = client.post(move_url(game, data), data, **(HTMX if htmx else {}))
     assert_clean_answer(response)
     applied = response.status_code == 200 if htmx else response.status_code == 302
     if not applied:
@@ -150,7 +164,7 @@ def test_random_moves_never_break_the_game(game, role, data, htmx):
     assert_consistent(game.pk)
 
 
-@pytest.mark.parametrize("command", sorted(views.FORMS))
+@pytest.mark.parametrize("command", COMMANDS)
 @FUZZ_EACH
 @given(fields=st.fixed_dictionaries({}, optional={
     "card": value, "card_type": value, "card_id": value, "space": value, "target_country": value, "kind": value,
@@ -159,8 +173,8 @@ def test_every_command_with_wrong_fields_and_the_current_version(game, command, 
     """Each command value of the move form, always reaching the version check."""
     client = browser("host", game)
     before = game_state(game.pk)
-    response = client.post(reverse("move", args=[game.pk]), {**fields, "command": command, "version": before[0]},
-                           **HTMX)
+    data = {**fields, "command": command, "version": before[0]}
+    response = client.post(move_url(game, data), data, **HTMX)
     assert_clean_answer(response)
     if response.status_code != 200:
         assert game_state(game.pk) == before
@@ -168,7 +182,7 @@ def test_every_command_with_wrong_fields_and_the_current_version(game, command, 
 
 
 @pytest.mark.parametrize("version", [None, "-1", "abc", "99999999999999999999999", ["2", "1"]])
-@pytest.mark.parametrize("command", sorted(views.FORMS))
+@pytest.mark.parametrize("command", COMMANDS)
 def test_a_missing_or_malformed_version_changes_nothing(game, command, version):
     client = browser("host", game)
     before = game_state(game.pk)
@@ -176,7 +190,7 @@ def test_a_missing_or_malformed_version_changes_nothing(game, command, version):
             "n": "0"}
     if version is not None:
         data["version"] = version
-    response = client.post(reverse("move", args=[game.pk]), data, **HTMX)
+    response = client.post(move_url(game, data), data, **HTMX)
     assert_clean_answer(response)
     assert response.status_code in (400, 409) and game_state(game.pk) == before
 
@@ -222,7 +236,7 @@ wrong_type = st.sampled_from(["5", "x", "[[1]]", "[1]", "{x: 5}", "[[a]]", "{a: 
 patch_key = st.sampled_from(["name", "add_edges", "remove_edges", "add_stars", "remove_stars", "add_straits",
                              "remove_straits"])
 
-BOARD_BUG = ("tracker/forms.py BoardVariantForm.clean_patch catches only BoardError, but "
+BOARD_BUG = ("tracker/qmg/forms.py BoardVariantForm.clean_patch catches only BoardError, but "
              "gameplay/qmg/board.py apply_patch/build_board raise TypeError/AttributeError on values of the wrong "
              "type (e.g. 'add_stars: 5', 'add_straits: [1]', 'name: 5'): POST /boards/ answers 500")
 
@@ -243,15 +257,30 @@ def test_random_wrongly_typed_board_patches(entries):
     assert_clean_answer(response)
 
 
-SEATS_BUG = ("tracker/views.py seats(): get_object_or_404(Seat, game=game, pk=request.POST.get('seat')) raises "
+SEATS_BUG = ("tracker/core/views.py seats(): get_object_or_404(Seat, game=game, pk=request.POST.get('seat')) raises "
              "ValueError ('Field id expected a number') for a non-numeric seat ('', 'abc', '1.5'): POST "
              "/g/<pk>/seats/ by the host answers 500 instead of 404/400")
 
 
-@pytest.mark.parametrize("seat", ["", "abc", "1.5"])
+# A known bug, kept visible: strict xfail, so the test fails (XPASS) once the code is fixed; then drop the mark.
+# digits to str.isdigit() that int() cannot read: once a 500 at the seats, undo and redo endpoints
+UNREADABLE_DIGITS = ["²", "①"]
+
+
+@pytest.mark.parametrize("seat", ["", "abc", "1.5", *UNREADABLE_DIGITS])
 def test_regenerating_a_non_numeric_seat_is_not_a_500(game, seat):
     response = browser("host", game).post(reverse("seats", args=[game.pk]), {"seat": seat})
     assert_clean_answer(response)
+
+
+@pytest.mark.parametrize("version", UNREADABLE_DIGITS)
+@pytest.mark.parametrize("command", ["undo", "redo"])
+def test_a_version_of_unreadable_digits_at_undo_and_redo_changes_nothing(game, command, version):
+    client = browser("host", game)
+    before = game_state(game.pk)
+    response = client.post(reverse(command, args=[game.pk]), {"version": version}, **HTMX)
+    assert_clean_answer(response)
+    assert response.status_code == 400 and game_state(game.pk) == before
 
 
 @pytest.mark.parametrize("role", ["host", "seat1", "spectator", "nobody"])
@@ -330,9 +359,9 @@ class _Unforeseen(logging.Handler):
 def unforeseen():
     """Records the import's 'unforeseen structure' fallback: each one is a gap in its checks."""
     handler = _Unforeseen()
-    logging.getLogger("tracker.transfer").addHandler(handler)
+    logging.getLogger(transfer.__name__).addHandler(handler)
     yield handler.records
-    logging.getLogger("tracker.transfer").removeHandler(handler)
+    logging.getLogger(transfer.__name__).removeHandler(handler)
 
 
 @settings(FUZZ, max_examples=80)

@@ -2,8 +2,10 @@
 import pytest
 from django.urls import reverse
 
-from tracker import services
-from tracker.services import DEFAULT_SEATING
+from gameplay.qmg import rulebook
+from gameplay.qmg.seating import DEFAULT_SEATING
+from tracker.core import log
+from tracker.qmg.views import create_game
 
 pytestmark = pytest.mark.django_db
 
@@ -28,8 +30,6 @@ def test_empty_query_lists_every_rule_and_marks_disputes(client):
 
 
 def test_rule_entry_links_to_related_rules_and_cards(client):
-    from gameplay.qmg import rulebook
-
     entry = next(e for e in rulebook.load_rules() if e.cards and e.see_also)
     html = client.get(reverse("rule", args=[entry.id])).content.decode()
     assert reverse("rule", args=[entry.see_also[0]]) in html
@@ -47,7 +47,7 @@ def test_unknown_rule_or_card_is_404(client):
 
 @pytest.fixture
 def game():
-    g = services.create_game("Спор", list(zip(["A", "B"], DEFAULT_SEATING[2])), {})
+    g = create_game("Спор", list(zip(["A", "B"], DEFAULT_SEATING[2])), {})
     return g
 
 
@@ -59,13 +59,13 @@ def test_why_is_this_piece_supplied(client, game):
 
 def test_may_a_country_attack_a_space_through_a_strait(client, game):
     # put an Axis army in North Africa through the stepper: Germany plays an event and recruits there
-    axis = services.Actor(seat=game.seats.get(number=1))
-    assert services.submit(game.pk, game.version, axis, {"type": "play_card", "card_type": "event"}).applied
-    host = services.Actor(is_host=True)
+    axis = log.Actor(seat=game.seats.get(number=1))
+    assert log.submit(game.pk, game.version, axis, {"type": "play_card", "card_type": "event"}).applied
+    host = log.Actor(is_host=True)
     for actor, step in ((axis, {"country": "germany", "action": "recruit_army", "space": "north_africa"}),
                         (host, {"country": "united_kingdom", "action": "recruit_navy", "space": "north_sea"})):
         game.refresh_from_db()
-        assert services.submit(game.pk, game.version, actor, {"type": "step", **step}).applied
+        assert log.submit(game.pk, game.version, actor, {"type": "step", **step}).applied
     client.get(reverse("watch", args=[game.spectator_token]))
     html = client.get(reverse("ask", args=[game.pk]), {"country": "united_kingdom", "space": "mediterranean"}
                       ).content.decode()

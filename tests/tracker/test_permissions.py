@@ -4,18 +4,19 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tracker import services
+from gameplay.qmg.seating import DEFAULT_SEATING
+from tracker.core import log
 from tracker.models import Event, Game, PrivateNote, Seat
-from tracker.services import DEFAULT_SEATING
+from tracker.qmg.views import create_game
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def game():
-    game = services.create_game("Права", list(zip(["A", "B"], DEFAULT_SEATING[2])), {})
-    axis = services.Actor(seat=game.seats.get(number=1))
-    assert services.submit(game.pk, game.version, axis, {"type": "play_card", "card_type": "event"}).applied
+    game = create_game("Права", list(zip(["A", "B"], DEFAULT_SEATING[2])), {})
+    axis = log.Actor(seat=game.seats.get(number=1))
+    assert log.submit(game.pk, game.version, axis, {"type": "play_card", "card_type": "event"}).applied
     game.refresh_from_db()
     return game
 
@@ -44,11 +45,11 @@ def writes(game):
     """(url, data) of every write endpoint of a QMG game, each a legal request for the right actor."""
     v = game.version
     seat = game.seats.get(number=1)
-    move = reverse("move", args=[game.pk])
+    move = reverse("command", args=[game.pk])
     return [
         (move, {"command": "step", "version": v, "action": "build_army", "country": "germany",
                 "space": "eastern_europe"}),
-        (move, {"command": "undo", "version": v}),
+        (reverse("undo", args=[game.pk]), {"version": v}),
         (move, {"command": "step", "version": v, "action": "remove", "country": "germany", "space": "germany"}),
         (reverse("note", args=[game.pk]), {"country": "germany", "text": "секрет"}),
         (reverse("seats", args=[game.pk]), {"seat": seat.pk}),  # regenerate a join link (host only)
@@ -115,7 +116,7 @@ def test_missing_csrf_is_refused(game):
 
 def test_the_right_actor_succeeds_and_the_host_is_recorded(game):
     host = client_as(game, "host")
-    r = host.post(reverse("move", args=[game.pk]), {"command": "step", "version": snapshot(game)[0],
+    r = host.post(reverse("command", args=[game.pk]), {"command": "step", "version": snapshot(game)[0],
                                                     "action": "build_army", "country": "germany",
                                                     "space": "eastern_europe"})
     assert r.status_code == 302
@@ -125,5 +126,7 @@ def test_the_right_actor_succeeds_and_the_host_is_recorded(game):
 
 def test_get_on_write_endpoints_is_not_allowed(game):
     c = client_as(game, "axis")
-    assert c.get(reverse("move", args=[game.pk])).status_code == 405
+    assert c.get(reverse("command", args=[game.pk])).status_code == 405
+    assert c.get(reverse("undo", args=[game.pk])).status_code == 405
+    assert c.get(reverse("redo", args=[game.pk])).status_code == 405
     assert c.get(reverse("note", args=[game.pk])).status_code == 405

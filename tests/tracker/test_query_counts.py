@@ -5,7 +5,7 @@ round 1 after 10 events, and of round 15 after 514 events — the first count of
 events at the same country and step): the game page and its htmx partial as the active seat,
 the poll (unchanged 204 and changed 200), and each of the six moves of a full turn cycle posted
 with htmx (the answer renders the partial). The events are made by legal turns through
-``tracker.services.submit``. Run with ``-s`` to see the table of counts.
+``tracker.core.log.submit``. Run with ``-s`` to see the table of counts.
 """
 from __future__ import annotations
 
@@ -17,9 +17,12 @@ from django.db import connection, transaction
 from django.test import Client, override_settings
 from django.test.utils import CaptureQueriesContext
 
-from tracker import selectors, services
+from gameplay.qmg.seating import DEFAULT_SEATING
+from tracker.core import log
+from tracker.core.log import Actor
 from tracker.models import Game
-from tracker.services import Actor, DEFAULT_SEATING
+from tracker.qmg import selectors
+from tracker.qmg.views import create_game
 
 pytestmark = pytest.mark.django_db  # also makes pytest-django create the test database for the module fixture
 
@@ -48,7 +51,7 @@ def play_until(game: Game, events: int) -> None:
         if game.events.count() >= events:
             return
         command = next_command(game)
-        result = services.submit(game.pk, game.version, HOST, command)
+        result = log.submit(game.pk, game.version, HOST, command)
         assert result.applied, (command, result.reason)
     assert game.events.count() == events
 
@@ -84,7 +87,7 @@ def measure(game: Game, clients: dict[str, Client]) -> dict[str, tuple[int, list
         command = next_command(game)
         active = selectors.table_of(game).active(board)
         data = {"command": command.pop("type"), "version": game.version, **command}
-        run(f"move {data['command']}", lambda: clients[active].post(f"{url}move/", data, **HTMX), 200)
+        run(f"move {data['command']}", lambda: clients[active].post(f"{url}command/", data, **HTMX), 200)
     return out
 
 
@@ -94,7 +97,7 @@ def counts(django_db_setup, django_db_blocker):
     with django_db_blocker.unblock(), override_settings(STORAGES=PLAIN_STATIC, DEBUG=False):
         with transaction.atomic():
             seating = DEFAULT_SEATING[6]
-            game = services.create_game("Query counts", [(f"P{i}", c) for i, c in enumerate(seating, 1)], {})
+            game = create_game("Query counts", [(f"P{i}", c) for i, c in enumerate(seating, 1)], {})
             clients = {}
             for seat in game.seats.all():
                 client = Client()
@@ -105,7 +108,7 @@ def counts(django_db_setup, django_db_blocker):
             play_until(game, LARGE)
             large = measure(game, clients)
             game.refresh_from_db()
-            assert game.round == 15 and not game.winner
+            assert game.qmg.round == 15 and not game.winner
             transaction.set_rollback(True)
     print(f"\nSQL queries per request (after {SMALL} events → after {LARGE} events):")
     for name in small:

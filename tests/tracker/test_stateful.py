@@ -1,6 +1,6 @@
 """A stateful property test: random legal and illegal entries, undo and redo on one game.
 
-Hypothesis drives ``services.submit``, ``services.undo`` and ``services.redo`` with commands that
+Hypothesis drives ``log.submit``, ``log.undo`` and ``log.redo`` (``tracker.core.log``) with commands that
 are sometimes right for the moment (the next step of the turn, a build next to one's army) and
 often not (wrong phase, unknown space, wrong types, a stale version, a seat acting for another
 country). After every step the table must still be one that can stand on a real board and must
@@ -16,9 +16,14 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 
 from gameplay.qmg import validate_position
 from gameplay.qmg.table import CARD_TYPES, COMMAND_TYPES, STEP_TYPES, CommandError, apply_command
-from tracker import selectors, services
+from gameplay.qmg.seating import DEFAULT_SEATING
+from tracker.core import log, transfer
+from tracker.core.log import Actor
+from tracker.core.registry import adapter_of
+from tracker.core.selectors import history
 from tracker.models import Event, Game, Piece
-from tracker.services import Actor, DEFAULT_SEATING
+from tracker.qmg import selectors
+from tracker.qmg.views import create_game
 
 pytestmark = pytest.mark.django_db
 
@@ -29,7 +34,7 @@ SPACES = ["germany", "eastern_europe", "western_europe", "balkans", "ukraine", "
           "china", "eastern_us", "western_us", "atlantis"]
 NEXT = {"play": "end_play", "supply": "supply", "victory": "score", "discard": "discard", "draw": "draw",
         "air": "end_air"}
-RESULTS = {services.APPLIED, services.REFUSED, services.STALE, services.FORBIDDEN, services.INVALID}
+RESULTS = {log.APPLIED, log.REFUSED, log.STALE, log.FORBIDDEN, log.INVALID}
 
 junk = st.one_of(st.none(), st.integers(-50, 50), st.text(max_size=8), st.sampled_from(["", "x", "-1", "army"]),
                  st.lists(st.integers(), max_size=2))
@@ -57,8 +62,8 @@ class TableMachine(RuleBasedStateMachine):
     @initialize(players=st.sampled_from([2, 3, 6]), early=st.booleans())
     def new_game(self, players, early):
         names = [f"P{i}" for i in range(1, players + 1)]
-        self.game = services.create_game("Машина", list(zip(names, DEFAULT_SEATING[players])),
-                                         {"early_victory": early})
+        self.game = create_game("Машина", list(zip(names, DEFAULT_SEATING[players])),
+                                {"early_victory": early})
         self.board = selectors.board_of(self.game)
         self.seats = list(self.game.seats.all())
 
@@ -89,7 +94,7 @@ class TableMachine(RuleBasedStateMachine):
     @rule(command=st.sampled_from(COMMAND_TYPES), extra=fields, who=st.sampled_from([0, 0, 1, 2]))
     def any_command(self, command, extra, who):
         before = self._snapshot()
-        self._check(services.submit(self.game.pk, before[0], self._actor(who), {"type": command, **extra}), before)
+        self._check(log.submit(self.game.pk, before[0], self._actor(who), {"type": command, **extra}), before)
 
     @precondition(lambda self: self.game is not None)
     @rule(n=st.integers(0, 3), card=st.sampled_from(["event", "status", "response", "economic_warfare"]))
@@ -97,12 +102,12 @@ class TableMachine(RuleBasedStateMachine):
         """The entry the stepper expects now (applies unless the game is over)."""
         g = self._game()
         before = self._snapshot()
-        cmd = {"type": NEXT.get(g.phase, "end_play")}
-        if g.phase == "play" and not g.played:
+        cmd = {"type": NEXT.get(g.qmg.phase, "end_play")}
+        if g.qmg.phase == "play" and not g.qmg.played:
             cmd = {"type": "play_card", "card_type": card}
         if cmd["type"] == "discard":
             cmd["n"] = n
-        self._check(services.submit(g.pk, g.version, HOST, cmd), before)
+        self._check(log.submit(g.pk, g.version, HOST, cmd), before)
 
     @precondition(lambda self: self.game is not None)
     @rule(data=st.data())
@@ -128,7 +133,7 @@ class TableMachine(RuleBasedStateMachine):
             return
         cmd = data.draw(st.sampled_from(legal), label="legal")
         before = self._snapshot()
-        result = services.submit(g.pk, g.version, HOST, cmd)
+        result = log.submit(g.pk, g.version, HOST, cmd)
         assert result.applied, (cmd, result.reason)
         self._check(result, before)
 
@@ -139,7 +144,7 @@ class TableMachine(RuleBasedStateMachine):
         cmd = {"type": "play_card", "card_type": card_type}
         if card_type in ("build_army", "build_navy", "land_battle", "sea_battle"):
             cmd["space"] = space
-        self._check(services.submit(self.game.pk, before[0], HOST, cmd), before)
+        self._check(log.submit(self.game.pk, before[0], HOST, cmd), before)
 
     @precondition(lambda self: self.game is not None)
     @rule(action=st.sampled_from(["build_army", "build_navy", "recruit_army", "recruit_navy", "land_battle",
@@ -151,19 +156,19 @@ class TableMachine(RuleBasedStateMachine):
         cmd = {"type": "step", "action": action, "country": country, "space": space}
         if action in ("gain_vp", "discard_from_deck"):
             cmd.update(n=n, target_country=whose)
-        self._check(services.submit(self.game.pk, before[0], HOST, cmd), before)
+        self._check(log.submit(self.game.pk, before[0], HOST, cmd), before)
 
     @precondition(lambda self: self.game is not None)
     @rule(who=st.integers(0, 3))
     def undo(self, who):
         before = self._snapshot()
-        self._check(services.undo(self.game.pk, before[0], self._actor(who)), before)
+        self._check(log.undo(self.game.pk, before[0], self._actor(who)), before)
 
     @precondition(lambda self: self.game is not None)
     @rule(who=st.integers(0, 3))
     def redo(self, who):
         before = self._snapshot()
-        self._check(services.redo(self.game.pk, before[0], self._actor(who)), before)
+        self._check(log.redo(self.game.pk, before[0], self._actor(who)), before)
 
     @precondition(lambda self: self.game is not None)
     @rule(delta=st.sampled_from([-1, 1, 5]), kind=st.sampled_from(["move", "undo", "redo"]))
@@ -171,18 +176,18 @@ class TableMachine(RuleBasedStateMachine):
         before = self._snapshot()
         version = before[0] + delta
         if kind == "move":
-            result = services.submit(self.game.pk, version, HOST, {"type": "end_play"})
+            result = log.submit(self.game.pk, version, HOST, {"type": "end_play"})
         else:
-            result = (services.undo if kind == "undo" else services.redo)(self.game.pk, version, HOST)
-        assert result.status == services.STALE
+            result = (log.undo if kind == "undo" else log.redo)(self.game.pk, version, HOST)
+        assert result.status == log.STALE
         self._check(result, before)
 
     @precondition(lambda self: self.game is not None)
     @rule()
     def spectator_cannot_act(self):
         before = self._snapshot()
-        result = services.submit(self.game.pk, before[0], Actor(), {"type": "end_play"})
-        assert result.status in (services.FORBIDDEN,)
+        result = log.submit(self.game.pk, before[0], Actor(), {"type": "end_play"})
+        assert result.status in (log.FORBIDDEN,)
         self._check(result, before)
 
     # --- invariants --------------------------------------------------------------------------
@@ -191,7 +196,7 @@ class TableMachine(RuleBasedStateMachine):
         if self.game is None:
             return
         g = self._game()
-        event(f"round {g.round}, phase {g.phase}, {g.pieces.count()} pieces, finished: {bool(g.winner)}")
+        event(f"round {g.qmg.round}, phase {g.qmg.phase}, {g.pieces.count()} pieces, finished: {bool(g.winner)}")
         table = selectors.table_of(g)
         pieces = list(table.position.pieces)
         # one piece of a kind per country per space (also in the database rows)
@@ -222,15 +227,22 @@ class TableMachine(RuleBasedStateMachine):
         if self.game is None:
             return
         g = self._game()
-        done, _undone = selectors.effective_moves(list(g.events.all()))
+        events = list(g.events.all())
+        done, _undone = log.effective_moves(events)
+        # the log stores commands: the operations of each move in effect are what its command causes again
+        stepper = adapter_of(g).stepper(g)
+        table = log.initial_state(g, events)
         totals = {"axis": 0, "allies": 0}
         for e in done:
-            for op in e.ops:
+            outcome = stepper.apply(table, e.command)
+            assert outcome.ok, (e.seq, e.command, outcome.reason)
+            table = outcome.state
+            for op in outcome.changes:
                 if op["op"] == "vp":
                     totals[op["team"]] += op["n"]
-        assert (g.vp_axis, g.vp_allies) == (totals["axis"], totals["allies"])
+        assert (g.qmg.vp_axis, g.qmg.vp_allies) == (totals["axis"], totals["allies"])
         series = selectors.vp_series(g)
-        assert series[-1][1:] == (g.vp_axis, g.vp_allies)
+        assert series[-1][1:] == (g.qmg.vp_axis, g.qmg.vp_allies)
 
     @invariant()
     def projection_equals_replay_and_the_log_is_contiguous(self):
@@ -240,21 +252,19 @@ class TableMachine(RuleBasedStateMachine):
         seqs = list(g.events.values_list("seq", flat=True))
         assert seqs == list(range(1, g.version + 1))
         assert g.events.filter(kind=Event.CREATE).count() == 1 and seqs[0] == 1
-        assert selectors.canonical(selectors.table_of(g)) == selectors.canonical(selectors.replay(g))
+        assert selectors.canonical(selectors.table_of(g)) == selectors.canonical(log.replay(g))
 
     def teardown(self):
         """Whatever the machine played survives export and import unchanged."""
         if self.game is None:
             return
-        from tracker import transfer
-
         copy_ = transfer.import_game(transfer.loads(transfer.dumps(transfer.export_game(self.game)).encode()))
         for g in (self._game(), copy_):
             g.refresh_from_db()
         original = self._game()
         assert selectors.canonical(selectors.table_of(copy_)) == selectors.canonical(selectors.table_of(original))
-        assert [(r["event"].seq, r["undone"]) for r in selectors.history(copy_)] == \
-               [(r["event"].seq, r["undone"]) for r in selectors.history(original)]
+        assert [(r["event"].seq, r["undone"]) for r in history(copy_)] == \
+               [(r["event"].seq, r["undone"]) for r in history(original)]
         assert selectors.vp_series(copy_) == selectors.vp_series(original)
         copy_.delete()
         self.game.delete()

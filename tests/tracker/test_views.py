@@ -2,9 +2,11 @@
 import pytest
 from django.urls import reverse
 
-from tracker import selectors, services
-from tracker.models import Event, Game, Piece
-from tracker.services import DEFAULT_SEATING
+from gameplay.qmg.seating import DEFAULT_SEATING
+from tracker.core import log
+from tracker.models import BoardVariant, Event, Game, Piece
+from tracker.qmg import selectors
+from tracker.qmg.views import create_game
 
 pytestmark = pytest.mark.django_db
 
@@ -13,7 +15,7 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 
 @pytest.fixture
 def game():
-    return services.create_game("Вечер", list(zip(["Аня", "Боря"], DEFAULT_SEATING[2])), {})
+    return create_game("Вечер", list(zip(["Аня", "Боря"], DEFAULT_SEATING[2])), {})
 
 
 def as_host(client, game):
@@ -27,9 +29,13 @@ def as_seat(client, game, number):
 
 
 def post(client, game, command, htmx=True, **fields):
+    """One move through the command endpoint; "undo" and "redo" post to their own endpoints."""
     game.refresh_from_db()
+    if command in ("undo", "redo"):
+        return client.post(reverse(command, args=[game.pk]), {"version": game.version, **fields},
+                           **(HTMX if htmx else {}))
     data = {"command": command, "version": game.version, **fields}
-    return client.post(reverse("move", args=[game.pk]), data, **(HTMX if htmx else {}))
+    return client.post(reverse("command", args=[game.pk]), data, **(HTMX if htmx else {}))
 
 
 def state(game):
@@ -156,8 +162,8 @@ def test_stale_version_answers_game_changed_and_nothing_is_applied_twice(client,
     game.refresh_from_db()
     v = game.version
     data = {"command": "play_card", "version": v, "card_type": "build_army", "space": "eastern_europe"}
-    assert client.post(reverse("move", args=[game.pk]), data, **HTMX).status_code == 200
-    r = client.post(reverse("move", args=[game.pk]), {**data, "space": "balkans"}, **HTMX)
+    assert client.post(reverse("command", args=[game.pk]), data, **HTMX).status_code == 200
+    r = client.post(reverse("command", args=[game.pk]), {**data, "space": "balkans"}, **HTMX)
     assert r.status_code == 409 and "Игра изменилась" in r.content.decode()
     assert not Piece.objects.filter(game=game, space="balkans").exists()
 
@@ -167,9 +173,9 @@ def test_malformed_form_is_a_clean_400_with_a_message(client, game):
     before = state(game)
     r = post(client, game, "play_card", card_type="nuke", space="mars")
     assert r.status_code == 400 and state(game) == before
-    r = client.post(reverse("move", args=[game.pk]), {"command": "play_card"}, **HTMX)
+    r = client.post(reverse("command", args=[game.pk]), {"command": "play_card"}, **HTMX)
     assert r.status_code == 400 and state(game) == before
-    r = client.post(reverse("move", args=[game.pk]), {"command": "warp", "version": 1}, **HTMX)
+    r = client.post(reverse("command", args=[game.pk]), {"command": "warp", "version": 1}, **HTMX)
     assert r.status_code == 400 and state(game) == before
 
 
@@ -191,8 +197,8 @@ def test_a_whole_turn_through_the_forms(client, game):
     assert post(client, game, "discard", n=1).status_code == 200
     assert post(client, game, "draw").status_code == 200
     game.refresh_from_db()
-    assert (game.turn, game.phase, game.vp_axis) == (1, "play", 2)
-    assert selectors.canonical(selectors.table_of(game)) == selectors.canonical(selectors.replay(game))
+    assert (game.qmg.turn, game.qmg.phase, game.qmg.vp_axis) == (1, "play", 2)
+    assert selectors.canonical(selectors.table_of(game)) == selectors.canonical(log.replay(game))
 
 
 def test_wrong_phase_is_refused_with_the_rule(client, game):
@@ -244,7 +250,6 @@ def test_game_page_shows_the_map_and_the_vp_chart(client, game):
 def test_board_variant_is_saved_and_used_by_a_new_game(client):
     r = client.post(reverse("boards"), {"name": "Клуб", "patch": "extends: standard\nremove_stars: [germany]\n"})
     assert r.status_code == 302
-    from tracker.models import BoardVariant
     variant = BoardVariant.objects.get(name="Клуб")
     r = client.post("/", {"name": "V", "players": 2, "default_seating": "on", "board_variant": variant.pk,
                           "seat_germany": 1, "seat_united_kingdom": 2, "seat_japan": 1, "seat_soviet_union": 2,
@@ -266,7 +271,6 @@ def test_bad_board_variant_is_refused_with_a_message(client, patch, message):
     client.cookies["django_language"] = "en"
     r = client.post(reverse("boards"), {"name": "Bad", "patch": patch})
     assert r.status_code == 200 and message in r.content.decode()
-    from tracker.models import BoardVariant
     assert not BoardVariant.objects.filter(name="Bad").exists()
 
 

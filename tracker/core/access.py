@@ -6,8 +6,10 @@ request, so a regenerated token revokes the old link at once.
 """
 from __future__ import annotations
 
+from django.shortcuts import render
+
+from .log import Actor
 from .models import Game, Seat
-from .services import Actor
 
 SESSION_KEY = "access"
 
@@ -50,8 +52,6 @@ def known_games(request) -> set[int]:
 
 def actor_or_403(request, game):
     """(actor, None), or (None, the 403 page that asks for a link)."""
-    from django.shortcuts import render
-
     actor = actor_for(request, game)
     if actor is None:
         return None, render(request, "no_access.html", {"game": game}, status=403)

@@ -1,25 +1,27 @@
-"""Export and import of a whole game as one versioned JSON document.
+"""Export and import of a whole game as one versioned JSON document, the same for every game.
 
 A game night survives a new machine: ``export_game(game)`` writes the game, its seats (names and
-countries, never a token), every event of the log and the projection (QMG pieces and country
-cards, or the ``GameState`` of a JSON-state game). ``PrivateNote`` rows and tokens are never
-exported. ``import_game(doc)`` validates everything first (schema, types, sizes, known kinds,
-contiguous event numbers, operations), rebuilds the game in one transaction with new tokens, and
-keeps it only if replaying the imported log gives exactly the imported projection; otherwise it
-raises ``ImportError_`` (a user-facing message) and nothing is created.
+roles, never a token), every event of the log (the commands as applied) and the state its
+projection holds now. ``PrivateNote`` rows and tokens are never exported. ``import_game(doc)``
+checks the shape, types and sizes first, then rebuilds the game in one transaction with new
+tokens: the game's start, the log, and a replay of the log in which the engine re-checks every
+stored command. The game is kept only if the replay gives exactly the state in the file;
+otherwise ``ImportError_`` (a one-line message for the user) is raised and nothing is created.
+What differs between the games is their adapter's (``tracker.core.registry``): the setup beside
+the log (QMG: its board variant), the start, the state's canonical form.
 
-Document (``FORMAT``, ``FORMAT_VERSION`` 1)::
+Document (``FORMAT``, ``FORMAT_VERSION`` 2)::
 
-    {"format": "wargame-companion/game", "format_version": 1, "exported_at": "...",
-     "game": {"kind", "name", "options", "board_variant": null | {"name", "patch"}, "version",
-              "created_at", "round", "turn", "phase", "played", "vp_axis", "vp_allies", "winner",
-              "end_reason"},
+    {"format": "wargame-companion/game", "format_version": 2, "exported_at": "...",
+     "game": {"kind", "name", "options", "version", "created_at", "winner",
+              "setup": null | {...}},                      # adapter.export_setup: QMG {"board_variant": {"name", "patch"}}
      "seats": [{"number", "player_name", "countries"}],
      "events": [{"seq", "kind", "round", "country", "phase", "seat" (a seat number or null),
-                 "by_host", "created_at", "command", "ops", "target", "summary_ru", "summary_en"}],
-     "pieces": [{"country", "kind", "space"}],                       # QMG only
-     "country_cards": [{"country", "deck", "hand", "discard", "responses", "statuses"}],  # QMG only
-     "state": {...}}                                                  # JSON-state games only
+                 "by_host", "created_at", "command", "target", "summary_ru", "summary_en"}],
+     "state": ...}                                          # stepper.to_json of the game's current state
+
+Format 1 (before the shared core: QMG's table as game fields + ``pieces`` + ``country_cards``,
+events with ``ops``) is converted to format 2 first (``_from_v1``) and then imported the same way.
 """
 from __future__ import annotations
 
@@ -27,30 +29,32 @@ import datetime as dt
 import json
 import logging
 from collections import Counter
+from typing import Any
 
 from django.db import DatabaseError, transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
-from .models import BoardVariant, CountryCards, Event, Game, GameState, Piece, Seat
+from . import log
+from .models import Event, Game, Seat
+from .registry import REGISTRY, GameAdapter, adapter_of
 
 logger = logging.getLogger(__name__)
 
 FORMAT = "wargame-companion/game"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 
 MAX_BYTES = 20 * 1024 * 1024
 MAX_EVENTS = 100_000
 MAX_SEATS = 12
-MAX_PIECES = 500
+MAX_ROLES = 20  # roles of one seat
+MAX_PIECES = 500  # a format-1 QMG table
 MAX_TEXT = 20_000  # a summary
-MAX_PATCH = 50_000
-MAX_JSON = 200_000  # one command, one event's ops, options
-MAX_STATE = 5_000_000
-MAX_INT = 1_000_000  # VP, card counts: far above anything a table can reach
-SMALL_INT = 32_767
-MAX_DEPTH = 64  # nesting of a command, an operation or a state  # PositiveSmallIntegerField
+MAX_JSON = 200_000  # one command, the options, the setup
+MAX_STATE = 5_000_000  # the state, a create event's command
+SMALL_INT = 32_767  # PositiveSmallIntegerField
+MAX_DEPTH = 64  # nesting of a command or a state
 
 
 class ImportError_(Exception):
@@ -61,17 +65,6 @@ class ImportError_(Exception):
 # Export
 # ------------------------------------------------------------------------------------------
 
-# the identity and the links of a game are not part of its projection; tokens never leave the server
-_NOT_PROJECTION = {"id", "game", "kind", "name", "options", "board_variant", "version", "created_at", "updated_at",
-                   "host_token", "spectator_token", "token"}
-
-
-def _projection_fields(model) -> list:
-    """The model's fields that mirror the table (so a field added to the projection is exported)."""
-    return [f for f in model._meta.concrete_fields
-            if f.name not in _NOT_PROJECTION and "token" not in f.name and not f.is_relation]
-
-
 def _iso(value) -> str | None:
     return value.isoformat() if value else None
 
@@ -81,38 +74,27 @@ def export_game(game: Game) -> dict:
     with transaction.atomic():
         # a consistent snapshot: writers lock the game row before they append an event
         game = Game.objects.select_for_update().get(pk=game.pk)
+        adapter = adapter_of(game)
         seats = list(game.seats.order_by("number"))
         number_of = {s.pk: s.number for s in seats}
-        events = list(game.events.order_by("seq"))
-        doc = {
+        return {
             "format": FORMAT,
             "format_version": FORMAT_VERSION,
             "exported_at": _iso(timezone.now()),
-            "game": {
-                "kind": game.kind, "name": game.name, "options": game.options,
-                "board_variant": ({"name": game.board_variant.name, "patch": game.board_variant.patch}
-                                  if game.board_variant_id else None),
-                "version": game.version, "created_at": _iso(game.created_at),
-                **{f.name: getattr(game, f.attname) for f in _projection_fields(Game)},
-            },
+            "game": {"kind": game.kind, "name": game.name, "options": game.options, "version": game.version,
+                     "created_at": _iso(game.created_at), "winner": game.winner,
+                     "setup": adapter.export_setup(game)},
             "seats": [{"number": s.number, "player_name": s.player_name, "countries": list(s.countries)}
                       for s in seats],
-            "events": [{
-                "seq": e.seq, "kind": e.kind, "round": e.round, "country": e.country, "phase": e.phase,
-                "seat": number_of.get(e.seat_id), "by_host": e.by_host, "created_at": _iso(e.created_at),
-                "command": e.command, "ops": e.ops, "target": e.target,
-                "summary_ru": e.summary_ru, "summary_en": e.summary_en,
-            } for e in events],
+            "events": [_event_json(e, number_of) for e in game.events.order_by("seq")],
+            "state": adapter.stepper(game).to_json(adapter.load(game)),
         }
-        if game.kind == Game.QMG:
-            doc["pieces"] = [{"country": p.country, "kind": p.kind, "space": p.space}
-                             for p in game.pieces.order_by("id")]
-            doc["country_cards"] = [{f.name: getattr(c, f.attname) for f in _projection_fields(CountryCards)}
-                                    for c in game.country_cards.order_by("id")]
-        else:
-            state = GameState.objects.filter(game=game).values_list("state", flat=True).first()
-            doc["state"] = state if state is not None else {}
-    return doc
+
+
+def _event_json(e: Event, number_of: dict) -> dict:
+    return {"seq": e.seq, "kind": e.kind, "round": e.round, "country": e.country, "phase": e.phase,
+            "seat": number_of.get(e.seat_id), "by_host": e.by_host, "created_at": _iso(e.created_at),
+            "command": e.command, "target": e.target, "summary_ru": e.summary_ru, "summary_en": e.summary_en}
 
 
 def dumps(doc: dict) -> str:
@@ -149,6 +131,11 @@ def loads(data) -> dict:
 
 def _fail(where: str, problem: str):
     raise ImportError_(_("Not a valid exported game: %(where)s: %(problem)s") % {"where": where, "problem": problem})
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc)
+    return (text.splitlines()[0] if text.strip() else exc.__class__.__name__)[:200]
 
 
 def _known(v, names) -> bool:
@@ -219,34 +206,6 @@ def _when(where, v) -> dt.datetime | None:
     return when
 
 
-def _field_value(where, field, v):
-    """A value for a model field, checked by the field's type (and size, for the database)."""
-    from django.db import models
-
-    if v is None and field.null:
-        return None
-    if isinstance(field, models.JSONField):
-        _check_json_value(where, v, MAX_JSON)
-        return v
-    if isinstance(field, models.BooleanField):
-        return _bool(where, v)
-    if isinstance(field, models.PositiveSmallIntegerField):
-        return _int(where, v, 0, SMALL_INT)
-    if isinstance(field, models.SmallIntegerField):
-        return _int(where, v, -SMALL_INT, SMALL_INT)
-    if isinstance(field, (models.PositiveIntegerField, models.PositiveBigIntegerField)):
-        return _int(where, v, 0, MAX_INT)
-    if isinstance(field, models.IntegerField):
-        return _int(where, v, -MAX_INT, MAX_INT)
-    if isinstance(field, (models.CharField, models.TextField)):
-        v = _str(where, v, field.max_length or MAX_TEXT)
-        _check_json_value(where, v, 2 * MAX_TEXT)
-        if field.choices and v not in {c for c, _label in field.flatchoices}:
-            _fail(where, _("unknown value %(v)s") % {"v": repr(v)[:40]})
-        return v
-    _fail(where, _("this field cannot be imported"))
-
-
 def _check_json_value(where, value, max_chars) -> None:
     """Plain JSON (it came from json.loads), no NUL or unpaired surrogate in any text (a database
     cannot store them), and not too big."""
@@ -279,421 +238,307 @@ def _check_json_value(where, value, max_chars) -> None:
         _fail(where, _("too large (more than %(n)s characters)") % {"n": max_chars})
 
 
+def _normal(value) -> Any:
+    """A value as plain JSON (tuples become lists), so that two values compare as their JSON does."""
+    return json.loads(json.dumps(value, sort_keys=True))
+
+
+def _adapter(kind) -> GameAdapter:
+    if not _known(kind, {k for k, _label in Game.KINDS}):
+        _fail("game.kind", _("unknown game kind %(kind)s") % {"kind": repr(kind)[:40]})
+    if kind not in REGISTRY:
+        raise ImportError_(_("This app cannot replay games of kind %(kind)s yet.") % {"kind": kind})
+    return REGISTRY[kind]
+
+
 # ------------------------------------------------------------------------------------------
-# Import
+# Import: the checks of shape, types and sizes
 # ------------------------------------------------------------------------------------------
 
-_TOP_REQUIRED = ("format", "format_version", "game", "seats", "events")
-_GAME_FIELDS = ("kind", "name", "options", "board_variant", "version", "created_at")
+_TOP_FIELDS = ("format", "format_version", "game", "seats", "events", "state")
+_GAME_FIELDS = ("kind", "name", "options", "version", "created_at", "winner", "setup")
 _SEAT_FIELDS = ("number", "player_name", "countries")
-_EVENT_FIELDS = ("seq", "kind", "round", "country", "phase", "seat", "by_host", "created_at", "command", "ops",
-                 "target", "summary_ru", "summary_en")
-_PIECE_FIELDS = ("country", "kind", "space")
+_EVENT_FIELDS = ("seq", "kind", "round", "country", "phase", "seat", "by_host", "created_at", "command", "target",
+                 "summary_ru", "summary_en")
 _EVENT_KINDS = {k for k, _label in Event.KINDS}
 
 
 def import_game(doc: dict) -> Game:
-    """Validate an exported document and rebuild its game (new tokens); ImportError_ otherwise."""
+    """Check an exported document and rebuild its game (new tokens); ImportError_ otherwise."""
+    try:
+        plan = _plan(_upgraded(doc))
+        return _write(plan)
+    except ImportError_:
+        raise
+    except RecursionError:
+        raise ImportError_(_("Not a valid exported game: the file is nested too deeply.")) from None
+    except DatabaseError as exc:
+        raise ImportError_(_("The game could not be stored: %(error)s") % {"error": _first_line(exc)}) from None
+    except (TypeError, KeyError, AttributeError, ValueError, IndexError):
+        # a shape the checks did not foresee: refused all the same (and logged, to be foreseen)
+        logger.exception("import: unforeseen document structure")
+        raise ImportError_(_("Not a valid exported game: the file has an unexpected structure.")) from None
+
+
+def _upgraded(doc) -> dict:
+    """The document in the current format (a format-1 file is converted first)."""
     if not isinstance(doc, dict):
         raise ImportError_(_("Not an exported game file: the top level must be a JSON object."))
     if doc.get("format") != FORMAT:
         raise ImportError_(_("Not an exported game file (the \"format\" field is not %(format)s).")
                            % {"format": FORMAT})
-    if doc.get("format_version") != FORMAT_VERSION:
+    version = doc.get("format_version")
+    if not _is_int(version):
+        _fail("format_version", _("a whole number is needed"))
+    if version == 1:
+        return _from_v1(doc)
+    if version != FORMAT_VERSION:
         raise ImportError_(_("This file has format version %(v)s; this app reads version %(mine)s.")
-                           % {"v": str(doc.get("format_version"))[:20], "mine": FORMAT_VERSION})
-    try:
-        plan = _validate(doc)
-    except ImportError_:
-        raise
-    except RecursionError:
-        raise ImportError_(_("Not a valid exported game: the file is nested too deeply.")) from None
-    except (TypeError, KeyError, AttributeError, ValueError, IndexError):
-        # a shape the checks above did not foresee: refused all the same (and logged, to be foreseen)
-        logger.exception("import: unforeseen document structure")
-        raise ImportError_(_("Not a valid exported game: the file has an unexpected structure.")) from None
-    return _write(plan)
+                           % {"v": str(version)[:20], "mine": FORMAT_VERSION})
+    return doc
 
 
-def _validate(doc: dict) -> dict:
-    _dict(_("file"), doc, _TOP_REQUIRED, ("exported_at", "pieces", "country_cards", "state"))
-    projection = {f.name: f for f in _projection_fields(Game)}
-    g = _dict("game", doc["game"], _GAME_FIELDS, tuple(projection))
-    kind = g["kind"]
-    if not _known(kind, {k for k, _label in Game.KINDS}):
-        _fail("game.kind", _("unknown game kind %(kind)s") % {"kind": repr(kind)[:40]})
-    qmg = kind == Game.QMG
-    rules = None
-    if not qmg:
-        from . import jsongames
+def _plan(doc: dict) -> dict:
+    """Everything the import needs, each part checked for shape, types and sizes."""
+    _dict(_("file"), doc, _TOP_FIELDS, ("exported_at",))
+    _when("exported_at", doc.get("exported_at"))
+    game = _check_game(doc["game"])
+    seats = _check_seats(doc["seats"])
+    events = _check_events(doc["events"], {s["number"] for s in seats})
+    if game["version"] != len(events):
+        _fail("game.version", _("the version must equal the number of events (%(n)s)") % {"n": len(events)})
+    _check_json_value("state", doc["state"], MAX_STATE)
+    return {"game": game, "adapter": _adapter(game["kind"]), "seats": seats, "events": events,
+            "state": doc["state"]}
 
-        _load_rules(kind)
-        rules = jsongames.REGISTRY.get(kind)
-        if rules is None:
-            raise ImportError_(_("This app cannot replay games of kind %(kind)s yet.") % {"kind": kind})
+
+def _check_game(g) -> dict:
+    _dict("game", g, _GAME_FIELDS)
+    _adapter(g["kind"])
     name = _str("game.name", g["name"], 100, allow_empty=False)
-    options = g["options"]
-    if not isinstance(options, dict):
+    _check_json_value("game.name", name, MAX_TEXT)
+    if not isinstance(g["options"], dict):
         _fail("game.options", _("a JSON object is needed"))
-    _check_json_value("game.options", options, MAX_JSON)
-    variant = _variant(g["board_variant"]) if g["board_variant"] is not None else None
-    if variant is not None and not qmg:
-        _fail("game.board_variant", _("only a Quartermaster General game has a board variant"))
-    fields = {"version": _int("game.version", g["version"], 1, MAX_EVENTS)}
-    for key, field in projection.items():
-        if key in g:  # a field missing from an older file keeps its default
-            fields[key] = _field_value(f"game.{key}", field, g[key])
-    created_at = _when("game.created_at", g["created_at"])
+    _check_json_value("game.options", g["options"], MAX_JSON)
+    winner = _str("game.winner", g["winner"], 10)
+    _check_json_value("game.winner", winner, 100)
+    _check_json_value("game.setup", g["setup"], MAX_JSON)
+    return {"kind": g["kind"], "name": name, "options": g["options"], "winner": winner, "setup": g["setup"],
+            "version": _int("game.version", g["version"], 1, MAX_EVENTS),
+            "created_at": _when("game.created_at", g["created_at"])}
 
-    board = None
-    if qmg:
-        from gameplay.qmg import load_board
 
-        board = variant["board"] if variant else load_board()
-        roles = tuple(board.turn_order)
-        if not 0 <= fields.get("turn", 0) < len(roles):
-            _fail("game.turn", _("no such country in the turn order"))
-    else:
-        roles = tuple(rules.sides)
-
-    # --- seats -------------------------------------------------------------------------------
+def _check_seats(raw) -> list[dict]:
     seats = []
-    seen_roles: Counter = Counter()
-    for i, s in enumerate(_list("seats", doc["seats"], MAX_SEATS)):
+    for i, s in enumerate(_list("seats", raw, MAX_SEATS)):
         where = f"seats[{i}]"
         _dict(where, s, _SEAT_FIELDS)
-        number = _int(f"{where}.number", s["number"], 1, MAX_SEATS)
-        player = _str(f"{where}.player_name", s["player_name"], 60, allow_empty=False)
-        countries = _list(f"{where}.countries", s["countries"], len(roles))
-        for c in countries:
-            if not isinstance(c, str) or c not in roles:
-                _fail(f"{where}.countries", _("unknown country or side %(c)s") % {"c": repr(c)[:40]})
-        seen_roles.update(countries)
-        seats.append({"number": number, "player_name": player, "countries": list(countries)})
+        roles = _list(f"{where}.countries", s["countries"], MAX_ROLES)
+        for role in roles:
+            _str(f"{where}.countries", role, 20)
+        seats.append({"number": _int(f"{where}.number", s["number"], 1, MAX_SEATS),
+                      "player_name": _str(f"{where}.player_name", s["player_name"], 60, allow_empty=False),
+                      "countries": list(roles)})
     if not seats:
         _fail("seats", _("a game needs at least one seat"))
     if len({s["number"] for s in seats}) != len(seats):
         _fail("seats", _("two seats have the same number"))
-    if qmg and any(n > 1 for n in seen_roles.values()):
+    if any(n > 1 for n in Counter(r for s in seats for r in s["countries"]).values()):
         _fail("seats", _("a country is given to two seats"))
     _check_json_value("seats", seats, MAX_JSON)
-    seat_numbers = {s["number"] for s in seats}
+    return seats
 
-    # --- events ------------------------------------------------------------------------------
-    raw_events = _list("events", doc["events"], MAX_EVENTS)
-    if not raw_events:
+
+def _check_events(raw, seat_numbers: set) -> list[dict]:
+    raw = _list("events", raw, MAX_EVENTS)
+    if not raw:
         _fail("events", _("the event log is empty"))
-    events = []
-    move_seqs = set()
-    for i, e in enumerate(raw_events):
-        where = f"events[{i}]"
-        _dict(where, e, _EVENT_FIELDS)
-        seq = _int(f"{where}.seq", e["seq"], 1, MAX_EVENTS)
-        if seq != i + 1:
-            _fail(f"{where}.seq", _("event numbers must run 1, 2, 3, … without gaps (expected %(n)s, found %(seq)s)")
-                  % {"n": i + 1, "seq": seq})
-        ekind = e["kind"]
-        if not _known(ekind, _EVENT_KINDS):
-            _fail(f"{where}.kind", _("unknown event kind %(kind)s") % {"kind": repr(ekind)[:40]})
-        if (ekind == Event.CREATE) != (i == 0):
-            _fail(f"{where}.kind", _("the log starts with the one \"create\" event"))
-        country = _str(f"{where}.country", e["country"], 20)
-        if country and country not in roles:
-            _fail(f"{where}.country", _("unknown country or side %(c)s") % {"c": repr(country)[:40]})
-        seat = e["seat"]
-        if seat is not None and (not _is_int(seat) or seat not in seat_numbers):
-            _fail(f"{where}.seat", _("no seat with this number"))
-        command = e["command"]
-        if not isinstance(command, dict):
-            _fail(f"{where}.command", _("a JSON object is needed"))
-        _check_json_value(f"{where}.command", command, MAX_JSON if ekind != Event.CREATE else MAX_STATE)
-        ops = _list(f"{where}.ops", e["ops"], 10_000)
-        _check_json_value(f"{where}.ops", ops, MAX_JSON)
-        target = e["target"]
-        if ekind in (Event.UNDO, Event.REDO):
-            if not _is_int(target) or target not in move_seqs:
-                _fail(f"{where}.target", _("an undo or redo must name an earlier move"))
-        elif target is not None:
-            _fail(f"{where}.target", _("only an undo or redo names a target"))
-        if ekind == Event.MOVE:
-            move_seqs.add(seq)
-        if qmg:
-            if ekind == Event.MOVE:
-                _check_ops(f"{where}.ops", ops, board)
-            elif ops:
-                _fail(f"{where}.ops", _("only a move has operations"))
-            if ekind == Event.CREATE and command != {"options": options}:
-                _fail(f"{where}.command", _("the create event must hold the game's options"))
-        else:
-            if ops:
-                _fail(f"{where}.ops", _("this kind of game stores commands, not operations"))
-            if ekind == Event.CREATE and not isinstance(command.get("initial"), dict):
-                _fail(f"{where}.command", _("the create event must hold the initial state"))
-        events.append({
-            "seq": seq, "kind": ekind, "round": _int(f"{where}.round", e["round"], 0, SMALL_INT),
-            "country": country, "phase": _str(f"{where}.phase", e["phase"], 20), "seat": seat,
-            "by_host": _bool(f"{where}.by_host", e["by_host"]), "created_at": _when(f"{where}.created_at", e["created_at"]),
-            "command": command, "ops": ops, "target": target,
-            "summary_ru": _str(f"{where}.summary_ru", e["summary_ru"], MAX_TEXT),
-            "summary_en": _str(f"{where}.summary_en", e["summary_en"], MAX_TEXT),
-        })
-    if fields["version"] != len(events):
-        _fail("game.version", _("the version must equal the number of events (%(n)s)") % {"n": len(events)})
-    _check_json_value("game.name", name, MAX_TEXT)
+    events = [_check_event(f"events[{i}]", e, seat_numbers) for i, e in enumerate(raw)]
+    _check_log_order(events)
+    return events
+
+
+def _check_event(where: str, e, seat_numbers: set) -> dict:
+    _dict(where, e, _EVENT_FIELDS)
+    kind = e["kind"]
+    if not _known(kind, _EVENT_KINDS):
+        _fail(f"{where}.kind", _("unknown event kind %(kind)s") % {"kind": repr(kind)[:40]})
+    seat, target, command = e["seat"], e["target"], e["command"]
+    if seat is not None and (not _is_int(seat) or seat not in seat_numbers):
+        _fail(f"{where}.seat", _("no seat with this number"))
+    if target is not None:
+        _int(f"{where}.target", target, 1, MAX_EVENTS)
+    if not isinstance(command, dict):
+        _fail(f"{where}.command", _("a JSON object is needed"))
+    _check_json_value(f"{where}.command", command, MAX_STATE if kind == Event.CREATE else MAX_JSON)
+    texts = {"country": _str(f"{where}.country", e["country"], 20), "phase": _str(f"{where}.phase", e["phase"], 20),
+             "summary_ru": _str(f"{where}.summary_ru", e["summary_ru"], MAX_TEXT),
+             "summary_en": _str(f"{where}.summary_en", e["summary_en"], MAX_TEXT)}
+    _check_json_value(where, list(texts.values()), 4 * MAX_TEXT)
+    return {"seq": _int(f"{where}.seq", e["seq"], 1, MAX_EVENTS), "kind": kind, "seat": seat, "target": target,
+            "round": _int(f"{where}.round", e["round"], 0, SMALL_INT), "by_host": _bool(f"{where}.by_host", e["by_host"]),
+            "created_at": _when(f"{where}.created_at", e["created_at"]), "command": command, **texts}
+
+
+def _check_log_order(events: list[dict]) -> None:
+    """Events numbered 1, 2, 3, …; the one create event first; each undo or redo names the move it
+    undid or redid (as ``tracker.core.log`` records them: the last move in effect, the last undone)."""
+    done: list[int] = []
+    undone: list[int] = []
     for i, e in enumerate(events):
-        _check_json_value(f"events[{i}]", [e["country"], e["phase"], e["summary_ru"], e["summary_en"]],
-                          4 * MAX_TEXT)
-
-    plan = {"kind": kind, "name": name, "options": options, "variant": variant, "fields": fields,
-            "created_at": created_at, "seats": seats, "events": events, "board": board}
-
-    # --- projection --------------------------------------------------------------------------
-    if qmg:
-        if "state" in doc:
-            _fail("state", _("a Quartermaster General game has pieces and country cards, not a state"))
-        plan["pieces"] = _pieces(doc.get("pieces"), board)
-        plan["cards"] = _cards(doc.get("country_cards"), board)
-        _check_log_positions(board, events, options)
-    else:
-        if "pieces" in doc or "country_cards" in doc:
-            _fail("pieces", _("only a Quartermaster General game has pieces and country cards"))
-        state = doc.get("state")
-        if not isinstance(state, dict):
-            _fail("state", _("a JSON object is needed"))
-        _check_json_value("state", state, MAX_STATE)
-        plan["state"] = state
-    return plan
+        where = f"events[{i}]"
+        if e["seq"] != i + 1:
+            _fail(f"{where}.seq", _("event numbers must run 1, 2, 3, … without gaps (expected %(n)s, found %(seq)s)")
+                  % {"n": i + 1, "seq": e["seq"]})
+        if (e["kind"] == Event.CREATE) != (i == 0):
+            _fail(f"{where}.kind", _("the log starts with the one \"create\" event"))
+        if e["kind"] in (Event.UNDO, Event.REDO):
+            source, dest = (done, undone) if e["kind"] == Event.UNDO else (undone, done)
+            if not source or e["target"] != source[-1]:
+                _fail(f"{where}.target", _("an undo or redo must name the move it undoes or redoes"))
+            dest.append(source.pop())
+        elif e["target"] is not None:
+            _fail(f"{where}.target", _("only an undo or redo names a target"))
+        elif e["kind"] == Event.MOVE:
+            done.append(e["seq"])
+            undone.clear()
 
 
-def _load_rules(kind: str) -> None:
-    """A JSON-state engine registers itself when its adapter module is imported (by its views, in a
-    web process; not necessarily in ``manage.py import_game``)."""
-    import importlib
+# ------------------------------------------------------------------------------------------
+# Import: the game rebuilt and its log replayed, in one transaction
+# ------------------------------------------------------------------------------------------
 
+def _write(plan: dict) -> Game:
+    adapter = plan["adapter"]
+    with transaction.atomic():
+        game, start = _start(adapter, plan)
+        seats = _create_seats(game, plan, adapter.roles(game))
+        adapter.save(game, None, start)
+        events = _create_events(game, plan["events"], seats)
+        replayed = _replay(game, events)
+        _compare(adapter, game, replayed, plan)
+        adapter.save(game, start, replayed, events)
+        done, undone = log.effective_moves(events)
+        game.done_moves, game.undone_moves = [e.seq for e in done], [e.seq for e in undone]
+        game.save()
+        if plan["game"]["created_at"] is not None:  # auto_now_add stamped "now": put back the recorded time
+            Game.objects.filter(pk=game.pk).update(created_at=plan["game"]["created_at"])
+    return Game.objects.get(pk=game.pk)
+
+
+def _start(adapter: GameAdapter, plan: dict) -> tuple[Game, Any]:
+    """The game row, its setup and the projection rows of its start; the start state."""
+    g = plan["game"]
+    game = Game.objects.create(kind=g["kind"], name=g["name"], options=g["options"], version=g["version"])
     try:
-        importlib.import_module(f"tracker.{kind}.rules")
-    except ImportError:
-        pass
-
-
-def _variant(raw) -> dict:
-    import yaml
-
-    from gameplay.qmg.board import BoardError, build_board, resolve_patch
-
-    _dict("game.board_variant", raw, ("name", "patch"))
-    name = _str("game.board_variant.name", raw["name"], 100, allow_empty=False)
-    patch = _str("game.board_variant.patch", raw["patch"], MAX_PATCH)
-    _check_json_value("game.board_variant", [name, patch], MAX_PATCH + 1000)
-    where = "game.board_variant.patch"
+        setup = adapter.import_setup(g["setup"])
+    except ValueError as exc:
+        _fail("game.setup", _first_line(exc))
+    create = plan["events"][0]["command"]
     try:
-        # anchors and aliases could expand a short text into a huge structure: a patch needs none
-        for ev in yaml.parse(patch, Loader=yaml.SafeLoader):
-            if isinstance(ev, yaml.AliasEvent) or getattr(ev, "anchor", None):
-                _fail(where, _("YAML anchors and aliases are not allowed in a board patch"))
-        data = yaml.safe_load(patch)
-    except yaml.YAMLError as exc:
-        _fail(where, _("not valid YAML: %(error)s") % {"error": str(exc).splitlines()[0][:200]})
-    if not isinstance(data, dict):
-        _fail(where, _("the patch must be a mapping"))
-    data.setdefault("extends", "standard")
-    if data["extends"] != "standard":
-        _fail(where, _("a patch can only extend the standard board"))
-    try:
-        board = build_board(resolve_patch(data))
-    except BoardError as exc:
-        _fail(where, str(exc).splitlines()[0][:300])
-    except Exception as exc:  # a malformed patch the board builder did not foresee
-        _fail(where, _("the patch cannot be applied (%(error)s)") % {"error": exc.__class__.__name__})
-    return {"name": name, "patch": patch, "board": board}
+        start, command = adapter.start_imported(game, setup, create)
+    except DatabaseError:
+        raise
+    except Exception as exc:  # noqa: BLE001 — a forged start the engine cannot even set up
+        _fail("events[0].command", _("the game cannot be set up from it (%(error)s)") % {"error": _first_line(exc)})
+    if _normal(command) != _normal(create):
+        _fail("events[0].command", _("the create event is not the one this game's start records"))
+    return game, start
 
 
-def _check_ops(where, ops, board) -> None:
-    """Each operation is one the engine knows; pieces name known countries, kinds and spaces, card
-    counts are whole numbers, VP a whole number for a team. (Whether the operations fit together is
-    checked by folding the log.)"""
-    from gameplay.qmg import state as pieces_module, table as engine
-
-    known = getattr(engine, "_OPS", {})
-    kinds = getattr(pieces_module, "KINDS", ("army", "navy"))
-    for j, op in enumerate(ops):
-        w = f"{where}[{j}]"
-        if not isinstance(op, dict) or not isinstance(op.get("op"), str) or op["op"] not in known:
-            _fail(w, _("unknown operation"))
-        name = op["op"]
-        if "country" in op and not _known(op["country"], board.countries):
-            _fail(w, _("unknown country"))
-        if name in ("place", "remove"):
-            _dict(w, op, ("op", "country", "kind", "space"))
-            if not _known(op["kind"], kinds):
-                _fail(w, _("unknown piece kind"))
-            if not isinstance(op["space"], str) or op["space"] not in board.spaces:
-                _fail(w, _("unknown space"))
-        elif name == "cards":
-            if "country" not in op:
-                _fail(w, _("missing field(s): %(fields)s") % {"fields": "country"})
-            for f in ("deck", "hand", "discard", "responses"):
-                if f in op:
-                    _int(f"{w}.{f}", op[f], 0, MAX_INT)
-            if "statuses" in op:
-                for s in _list(f"{w}.statuses", op["statuses"], 200):
-                    _str(f"{w}.statuses", s, 60)
-        elif name == "vp":
-            if not _known(op.get("team"), ("axis", "allies")):
-                _fail(w, _("unknown team"))
-            _int(f"{w}.n", op.get("n"), -MAX_INT, MAX_INT)
-        elif name == "step":
-            _int(f"{w}.round", op.get("round"), 0, SMALL_INT)
-            _int(f"{w}.turn", op.get("turn"), 0, len(board.turn_order) - 1)
-            if not _known(op.get("phase"), engine.PHASES):
-                _fail(w, _("unknown phase"))
-            if op.get("played") is not None and not _known(op["played"], engine.CARD_TYPES):
-                _fail(w, _("unknown card type"))
-        elif name == "end":
-            if not _known(op.get("winner"), ("axis", "allies")):
-                _fail(w, _("unknown team"))
-            _str(f"{w}.reason", op.get("reason"), 20)
+def _create_seats(game: Game, plan: dict, roles) -> dict[int, Seat]:
+    """The seats, once their roles (QMG: countries, others: sides) and the events' are known to the game."""
+    roles = set(roles)
+    for i, s in enumerate(plan["seats"]):
+        unknown = [r for r in s["countries"] if r not in roles]
+        if unknown:
+            _fail(f"seats[{i}].countries", _("unknown country or side %(c)s") % {"c": repr(unknown[0])[:40]})
+    for i, e in enumerate(plan["events"]):
+        if e["country"] and e["country"] not in roles:
+            _fail(f"events[{i}].country", _("unknown country or side %(c)s") % {"c": repr(e["country"])[:40]})
+    return {s["number"]: Seat.objects.create(game=game, number=s["number"], player_name=s["player_name"],
+                                             countries=s["countries"])
+            for s in plan["seats"]}
 
 
-def _pieces(raw, board) -> list[dict]:
-    from gameplay.qmg import Piece as P, Position, PositionError, validate_position
-
-    pieces = []
-    for i, p in enumerate(_list("pieces", raw, MAX_PIECES)):
-        _dict(f"pieces[{i}]", p, _PIECE_FIELDS)
-        for f in _PIECE_FIELDS:
-            _str(f"pieces[{i}].{f}", p[f], 40)
-        pieces.append({f: p[f] for f in _PIECE_FIELDS})
-    try:
-        validate_position(board, Position.of([P(p["country"], p["kind"], p["space"]) for p in pieces]))
-    except PositionError as exc:
-        _fail("pieces", str(exc))
-    return pieces
-
-
-def _cards(raw, board) -> list[dict]:
-    fields = {f.name: f for f in _projection_fields(CountryCards)}
-    required = ("country", "deck", "hand", "discard")
-    cards = []
-    for i, c in enumerate(_list("country_cards", raw, len(board.turn_order))):
-        where = f"country_cards[{i}]"
-        _dict(where, c, required, tuple(k for k in fields if k not in required))
-        row = {}
-        for key, field in fields.items():
-            if key in c:
-                row[key] = _field_value(f"{where}.{key}", field, c[key])
-        for key in ("deck", "hand", "discard", "responses"):
-            if key in row and row[key] < 0:
-                _fail(f"{where}.{key}", _("a card count cannot be negative"))
-        if "statuses" in row:
-            for s in _list(f"{where}.statuses", row["statuses"], 200):
-                _str(f"{where}.statuses", s, 60)
-        cards.append(row)
-    if sorted(c["country"] for c in cards) != sorted(board.turn_order):
-        _fail("country_cards", _("exactly one row for each country of the board is needed"))
-    return cards
-
-
-def _check_log_positions(board, events, options) -> None:
-    """Fold the log (as the tracker does) and check that every table on the way could stand on a
-    real board: known spaces, one piece of a kind per country per space, no opposing pieces
-    sharing, piece limits; and that every removed piece was there."""
-    from types import SimpleNamespace
-
-    from gameplay.qmg import PositionError, validate_position
-    from gameplay.qmg.table import apply_ops, new_table
-
-    from .selectors import effective_moves, options_of
-
-    rows = [SimpleNamespace(kind=e["kind"], seq=e["seq"], ops=e["ops"]) for e in events]
-    done, _undone = effective_moves(rows)
-    table = new_table(board, options_of(SimpleNamespace(options=options)))
-    for e in done:
-        try:
-            table = apply_ops(table, e.ops)
-            validate_position(board, table.position)
-        except PositionError as exc:
-            _fail(f"events[{e.seq - 1}]", _("the log leads to an impossible table: %(error)s") % {"error": exc})
-        except Exception:  # noqa: BLE001 — a forged operation the engine cannot fold
-            _fail(f"events[{e.seq - 1}]", _("the operations do not fit the table (a piece removed that is not there?)"))
-
-
-@transaction.atomic
-def _create(plan: dict) -> Game:
-    variant = None
-    if plan["variant"]:
-        variant = _variant_row(plan["variant"])
-    f = plan["fields"]
-    game = Game.objects.create(kind=plan["kind"], name=plan["name"], options=plan["options"],
-                               board_variant=variant, **f)
-    seats = {}
-    for s in plan["seats"]:
-        seats[s["number"]] = Seat.objects.create(game=game, number=s["number"], player_name=s["player_name"],
-                                                 countries=s["countries"])
+def _create_events(game: Game, raw: list[dict], seats: dict[int, Seat]) -> list[Event]:
     Event.objects.bulk_create(
         (Event(game=game, seq=e["seq"], kind=e["kind"], round=e["round"], country=e["country"], phase=e["phase"],
-               seat=seats.get(e["seat"]), by_host=e["by_host"], command=e["command"], ops=e["ops"],
-               target=e["target"], summary_ru=e["summary_ru"], summary_en=e["summary_en"])
-         for e in plan["events"]), batch_size=500)
-    # auto_now_add stamped "now": put back the recorded times
-    rows = list(Event.objects.filter(game=game).order_by("seq").only("id", "seq"))
+               seat=seats.get(e["seat"]), by_host=e["by_host"], command=e["command"], target=e["target"],
+               summary_ru=e["summary_ru"], summary_en=e["summary_en"])
+         for e in raw), batch_size=500)
+    events = list(Event.objects.filter(game=game).order_by("seq"))
     changed = []
-    for row, e in zip(rows, plan["events"]):
+    for row, e in zip(events, raw):  # auto_now_add stamped "now": put back the recorded times
         if e["created_at"] is not None:
             row.created_at = e["created_at"]
             changed.append(row)
-    if changed:
-        Event.objects.bulk_update(changed, ["created_at"], batch_size=500)
-    if plan["created_at"] is not None:
-        Game.objects.filter(pk=game.pk).update(created_at=plan["created_at"])
-    if plan["kind"] == Game.QMG:
-        Piece.objects.bulk_create(Piece(game=game, **p) for p in plan["pieces"])
-        CountryCards.objects.bulk_create(CountryCards(game=game, **c) for c in plan["cards"])
-    else:
-        GameState.objects.create(game=game, state=plan["state"])
-    game = Game.objects.get(pk=game.pk)
-    _check_replay(game)
-    return game
+    Event.objects.bulk_update(changed, ["created_at"], batch_size=500)
+    return events
 
 
-def _variant_row(v: dict) -> BoardVariant:
-    existing = BoardVariant.objects.filter(name=v["name"]).first()
-    if existing is not None and existing.patch == v["patch"]:
-        return existing
-    name, n = v["name"], 1
-    while BoardVariant.objects.filter(name=name).exists():
-        label = _("imported")
-        suffix = f" ({label})" if n == 1 else f" ({label} {n})"
-        name = v["name"][:100 - len(suffix)] + suffix
-        n += 1
-    return BoardVariant.objects.create(name=name, patch=v["patch"])
-
-
-def _check_replay(game: Game) -> None:
-    from . import jsongames, selectors
-
+def _replay(game: Game, events: list[Event]) -> Any:
+    """The log replayed from the game's start: the engine re-checks every stored command."""
     try:
-        if game.kind == Game.QMG:
-            same = selectors.canonical(selectors.replay(game)) == selectors.canonical(selectors.table_of(game))
-        else:
-            replayed = jsongames.replay_state(game)
-            stored = GameState.objects.get(game=game).state
-            same = json.loads(json.dumps(replayed, sort_keys=True)) == json.loads(json.dumps(stored, sort_keys=True))
+        return log.replay(game, events)
     except DatabaseError:
         raise
-    except Exception as exc:  # a forged log the engine cannot even fold
+    except Exception as exc:  # noqa: BLE001 — a refused command, or a forged one the engine cannot read
         raise ImportError_(_("The game was not imported: its event log cannot be replayed (%(error)s).")
-                           % {"error": str(exc).splitlines()[0][:200] if str(exc) else exc.__class__.__name__}) from None
-    if not same:
+                           % {"error": _first_line(exc)}) from None
+
+
+def _compare(adapter: GameAdapter, game: Game, replayed: Any, plan: dict) -> None:
+    """The replayed state is the file's state (in the adapter's canonical form), and so is the winner."""
+    try:
+        same = (adapter.comparable(game, _normal(adapter.stepper(game).to_json(replayed)))
+                == adapter.comparable(game, _normal(plan["state"])))
+    except DatabaseError:
+        raise
+    except Exception:  # noqa: BLE001 — a forged state of an unexpected shape is simply not the same
+        same = False
+    if not same or (adapter.winner(replayed) or "") != plan["game"]["winner"]:
         raise ImportError_(_("The game was not imported: replaying its event log does not give the position "
                              "in the file (the file was changed or is damaged)."))
 
 
-def _write(plan: dict) -> Game:
+# ------------------------------------------------------------------------------------------
+# Format 1: converted to format 2, then imported the same way
+# ------------------------------------------------------------------------------------------
+
+_V1_TOP = ("format", "format_version", "game", "seats", "events")
+_V1_TOP_OPTIONAL = ("exported_at", "pieces", "country_cards", "state")
+_V1_GAME = ("kind", "name", "options", "board_variant", "version", "created_at")
+# QMG's table and the log's projections, kept on the game row before the shared core
+_V1_GAME_OPTIONAL = ("round", "turn", "phase", "played", "vp_axis", "vp_allies", "winner", "end_reason", "used",
+                     "window", "window_passes", "attack", "vp_rounds", "done_moves", "undone_moves")
+
+
+def _from_v1(doc: dict) -> dict:
+    """A format-1 document as format 2: ``ops`` dropped from the events (the commands are replayed),
+    the state the game's adapter reads from the old layout, the board variant as the setup."""
+    _dict(_("file"), doc, _V1_TOP, _V1_TOP_OPTIONAL)
+    g = _dict("game", doc["game"], _V1_GAME, _V1_GAME_OPTIONAL)
+    _check_json_value("game", g, MAX_JSON)
+    for key in ("pieces", "country_cards"):
+        if key in doc:
+            _check_json_value(key, _list(key, doc[key], MAX_PIECES), MAX_JSON)
+    adapter = _adapter(g["kind"])
     try:
-        return _create(plan)
-    except ImportError_:
-        raise
-    except DatabaseError as exc:
-        raise ImportError_(_("The game could not be stored: %(error)s")
-                           % {"error": str(exc).splitlines()[0][:200] if str(exc) else "database error"}) from None
+        state = adapter.state_from_v1(g, doc)
+    except KeyError as exc:
+        _fail(_("the table of a format-1 file"), _("missing field(s): %(fields)s") % {"fields": str(exc.args[0])[:40]})
+    except (ValueError, TypeError, AttributeError, IndexError) as exc:
+        _fail(_("the table of a format-1 file"), _first_line(exc))
+    events = []
+    for i, e in enumerate(_list("events", doc["events"], MAX_EVENTS)):
+        _dict(f"events[{i}]", e, (*_EVENT_FIELDS, "ops"))
+        events.append({k: v for k, v in e.items() if k != "ops"})
+    variant = g["board_variant"]
+    return {
+        "format": FORMAT, "format_version": FORMAT_VERSION, "exported_at": doc.get("exported_at"),
+        "game": {"kind": g["kind"], "name": g["name"], "options": g["options"], "version": g["version"],
+                 "created_at": g["created_at"], "winner": g.get("winner", ""),
+                 "setup": None if variant is None else {"board_variant": variant}},
+        "seats": doc["seats"], "events": events, "state": state,
+    }

@@ -320,7 +320,7 @@ def preview(request, game, actor, parsed: Parsed):
                   keep={**parsed.keep, "preview": shown}, redirect_ok=False)
 
 
-def parse(request, game, actor, state: dict) -> Parsed:
+def parse(request, game, actor, current) -> Parsed:
     """A posted form as a command (the engine's ``prepare`` draws dice and quagmire losses into it)."""
     post = request.POST
     keep = {"form_data": post}
@@ -328,7 +328,7 @@ def parse(request, game, actor, state: dict) -> Parsed:
     kind = post.get("command", "")
     if kind not in TURN_COMMANDS + YE_SIDE_COMMANDS + GLOBAL_COMMANDS:
         raise BadInput(_("Unknown command."))
-    st = engine_of(state)
+    st = engine_of(current())
     side = _acting_side(actor, st, kind, post)
     if side is not None and side not in actor.allowed(SIDES):
         raise BadInput(_("You cannot act for this side."), status=403)

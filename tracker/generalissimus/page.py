@@ -256,7 +256,7 @@ OTHER_COMMANDS = {"initiative": F.InitiativeForm, "end_turn": F.VersionForm}
 
 
 
-def parse(request, game: Game, actor, state: dict) -> Parsed:
+def parse(request, game: Game, actor, current) -> Parsed:
     """A posted form as a command (the engine's ``prepare`` rolls digital dice into it)."""
     kind = request.POST.get("command")
     form_class = SIDE_COMMANDS.get(kind) or OTHER_COMMANDS.get(kind)
@@ -267,6 +267,7 @@ def parse(request, game: Game, actor, state: dict) -> Parsed:
         raise BadInput(_("You cannot act for this side."), status=403)
     kwargs = {}
     if form_class is F.ChooseForm and side in SIDES:
+        state = current()
         entry = _choose_entry(engine_of(state), state, side)
         kwargs = {"cards": entry["cards"], "units": entry["units"]}
     form = form_class(request.POST, **kwargs)

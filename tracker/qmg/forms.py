@@ -1,14 +1,19 @@
 """Forms: they only parse and bound input; the rules engine decides what is legal."""
+import yaml
 from django import forms
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from gameplay.qmg import load_board
+from gameplay.qmg.board import BoardError, build_board, resolve_patch, seed_fact_problems
 from gameplay.qmg.cards import fold, load_catalogue
 from gameplay.qmg.table import BASIC_CARD_ACTION, CARD_TYPES, CARD_TYPE_NAMES
 
+from gameplay.qmg.seating import DEFAULT_SEATING
+from tracker.language import lang as _lang
+
 from .models import BoardVariant
-from .services import DEFAULT_SEATING
-from .language import lang as _lang
 
 BOARD = load_board()
 COUNTRIES = BOARD.turn_order
@@ -20,9 +25,6 @@ class FastSelect(forms.Select):
     per-option templates made them the bulk of every refresh."""
 
     def render(self, name, value, attrs=None, renderer=None):
-        from django.utils.html import format_html, format_html_join
-        from django.utils.safestring import mark_safe
-
         final = self.build_attrs(self.attrs, attrs)
         current = "" if value is None else str(value)
         options = format_html_join(
@@ -286,10 +288,6 @@ class BoardVariantForm(forms.ModelForm):
                                  "remove_stars, add_straits, remove_straits (see the example).")}
 
     def clean_patch(self):
-        import yaml
-
-        from gameplay.qmg.board import BoardError, build_board, resolve_patch, seed_fact_problems
-
         text = self.cleaned_data["patch"]
         try:
             data = yaml.safe_load(text)

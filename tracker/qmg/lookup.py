@@ -10,9 +10,11 @@ from gameplay.qmg import Action, check_action, compute_supply, load_board, ruleb
 from gameplay.qmg.cards import load_catalogue
 from gameplay.qmg.table import turn_context
 
-from . import access, selectors
-from .models import Game
-from .language import lang as _lang
+from tracker.core import access
+from tracker.core.models import Game
+from tracker.language import lang as _lang
+
+from . import selectors
 
 CATALOGUE = load_catalogue()
 TYPE_NAMES = {

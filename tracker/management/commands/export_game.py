@@ -1,18 +1,18 @@
 """python manage.py export_game ID > game.json
 
-Writes one game as the versioned JSON document of ``tracker.transfer`` (no tokens, no private
+Writes one game as the versioned JSON document of ``tracker.core.transfer`` (no tokens, no private
 notes). Bad input: a one-line error on stderr and exit status 2, never a traceback.
 """
 import sys
 
 from django.core.management.base import BaseCommand
 
-from tracker import transfer
-from tracker.models import Game
+from tracker.core import transfer
+from tracker.core.models import Game
 
 
 class Command(BaseCommand):
-    help = "Export a game (its seats, whole event log and table) as JSON on standard output."
+    help = "Export a game (its seats, whole event log and state) as JSON on standard output."
 
     def add_arguments(self, parser):
         parser.add_argument("game_id", help="the number of the game (as in /g/<number>/)")

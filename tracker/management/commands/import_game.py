@@ -1,7 +1,7 @@
 """python manage.py import_game game.json   ('-' reads standard input)
 
 Rebuilds a game exported by ``export_game`` (new join, spectator and host links), checking that
-its event log replays to its table. Bad input: a one-line error on stderr and exit status 2,
+its event log replays to its state. Bad input: a one-line error on stderr and exit status 2,
 never a traceback; nothing is created then.
 """
 import sys
@@ -9,7 +9,7 @@ import sys
 from django.core.management.base import BaseCommand
 from django.urls import reverse
 
-from tracker import transfer
+from tracker.core import transfer
 
 
 class Command(BaseCommand):

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from html import escape
 
 from gameplay.qmg.board import ALLIES, AXIS, LAND, Board
-from gameplay.qmg.rules import SupplyReport, compute_supply
+from gameplay.qmg.rules import SupplyReport, compute_supply, strait_status
 from gameplay.qmg.state import ARMY, NAVY, Position
 
 SVG_NS = "http://www.w3.org/2000/svg"
@@ -280,17 +280,26 @@ def _home_owner(board: Board) -> dict[str, str]:
 
 
 def _build_static(board: Board, lang: str) -> _Static:
-    t = TEXT[lang]
     lay = _layout(board)
+    homes = _home_owner(board)
+    c = lay.centre
+    spaces = tuple(_space_static(board, sid, lang, c[sid], homes.get(sid))
+                   for sid in sorted(board.spaces, key=lambda s: (c[s][1], c[s][0])))
+    return _Static(head=_head(board, lang, lay), spaces=spaces, legend=_legend(board, lang, lay.width, lay.height),
+                   layout=lay)
+
+
+def _head(board: Board, lang: str, lay: _Layout) -> str:
+    """The opening ``<svg …{focus}>`` tag (data-focus is added per call), background, seam and adjacency lines."""
+    t = TEXT[lang]
     W, H = lay.width, lay.height
     total_h = H + LEGEND_H
-    out = [
+    open_tag = (
         f'<svg xmlns="{SVG_NS}" class="board-svg" viewBox="0 0 {_fmt(W)} {_fmt(total_h)}" '
         f'preserveAspectRatio="xMidYMid meet" role="group" aria-label="{escape(t["map"])}" '
         f'font-family="system-ui, -apple-system, Roboto, sans-serif" data-label-empty="{escape(t["empty"])}" '
-        f'data-width="{_fmt(W)}" data-height="{_fmt(total_h)}"',
-    ]
-    head_attrs_end = len(out)  # data-focus is added per call
+        f'data-width="{_fmt(W)}" data-height="{_fmt(total_h)}"'
+    )
     parts = [
         f'<defs><pattern id="qmg-hatch" width="5" height="5" patternUnits="userSpaceOnUse" '
         f'patternTransform="rotate(45)"><rect width="2" height="5" fill="{UNSUPPLIED}" fill-opacity="0.55"/>'
@@ -301,7 +310,11 @@ def _build_static(board: Board, lang: str) -> _Static:
         f'<line x1="6" y1="0" x2="6" y2="{_fmt(H)}"/><line x1="{_fmt(W - 6)}" y1="0" x2="{_fmt(W - 6)}" '
         f'y2="{_fmt(H)}"/></g>',
     ]
-    # adjacency lines
+    return open_tag + "{focus}>" + "".join(parts + _edge_groups(board, lang, lay))
+
+
+def _edge_groups(board: Board, lang: str, lay: _Layout) -> list[str]:
+    """Adjacency lines; a link across the seam is two stubs, each labelled with where it leads."""
     lines, wraps, wrap_labels = [], [], []
     c = lay.centre
     lons = {sid: float(s.at[0]) for sid, s in board.spaces.items()}
@@ -310,76 +323,93 @@ def _build_static(board: Board, lang: str) -> _Static:
         kinds = {board.spaces[a].kind, board.spaces[b].kind}
         colour = "#8a6d3b" if kinds == {LAND} else ("#2f6496" if LAND not in kinds else "#6b7780")
         if _crosses(lons[a], lons[b], lay.seam):
-            # leave through the nearer vertical edge, come back through the other one
-            if xa > xb:
-                (a, xa, ya), (b, xb, yb) = (b, xb, yb), (a, xa, ya)
-            # a is the western one on the map: its link leaves through the left edge
-            span = xa + (W - xb)
-            y_edge = ya + (yb - ya) * (xa / span if span else 0.5)
-            wraps.append(f'<line x1="{_fmt(xa)}" y1="{_fmt(ya)}" x2="6" y2="{_fmt(y_edge)}" stroke="{colour}"/>'
-                         f'<line x1="{_fmt(W - 6)}" y1="{_fmt(y_edge)}" x2="{_fmt(xb)}" y2="{_fmt(yb)}" '
-                         f'stroke="{colour}"/>')
-            name_a, name_b = _name(board.spaces[a], lang), _name(board.spaces[b], lang)
-            wrap_labels.append(
-                f'<text x="12" y="{_fmt(y_edge + 15)}" text-anchor="start">← {escape(name_b)}</text>'
-                f'<text x="{_fmt(W - 12)}" y="{_fmt(y_edge + 15)}" text-anchor="end">{escape(name_a)} →</text>')
+            wrap, label = _wrapped_edge(board, lang, lay, a, b, colour)
+            wraps.append(wrap)
+            wrap_labels.append(label)
         else:
             lines.append(f'<line x1="{_fmt(xa)}" y1="{_fmt(ya)}" x2="{_fmt(xb)}" y2="{_fmt(yb)}" stroke="{colour}"/>')
-    parts.append('<g class="edges" stroke-width="2.5" stroke-opacity="0.45" stroke-linecap="round">'
-                 + "".join(lines) + "</g>")
+    parts = ['<g class="edges" stroke-width="2.5" stroke-opacity="0.45" stroke-linecap="round">'
+             + "".join(lines) + "</g>"]
     if wraps:
         parts.append('<g class="edges wrapped" stroke-width="2.5" stroke-opacity="0.45" stroke-dasharray="7 5">'
                      + "".join(wraps) + "</g>")
         parts.append(f'<g class="wrap-labels" font-size="11" fill="#4d5a64" paint-order="stroke" stroke="{BACKGROUND}" '
                      f'stroke-width="3">' + "".join(wrap_labels) + "</g>")
-    head = " ".join(out[:head_attrs_end]) + "{focus}>" + "".join(parts)
+    return parts
 
-    homes = _home_owner(board)
-    spaces = []
-    for sid in sorted(board.spaces, key=lambda s: (c[s][1], c[s][0])):
-        s = board.spaces[sid]
-        x, y = c[sid]
-        left, top = x - BOX_W / 2, y - BOX_H / 2
-        name = _name(s, lang)
-        inner = []
-        if s.is_land:
-            inner.append(f'<rect class="shape land" x="{_fmt(left)}" y="{_fmt(top)}" width="{BOX_W}" height="{BOX_H}" '
-                         f'rx="12" fill="{LAND_FILL}" stroke="{LAND_STROKE}" stroke-width="1.5"/>')
-        else:
-            inner.append(f'<rect class="shape sea" x="{_fmt(left)}" y="{_fmt(top)}" width="{BOX_W}" height="{BOX_H}" '
-                         f'rx="{BOX_H / 2}" fill="{SEA_FILL}" stroke="{SEA_STROKE}" stroke-width="1.5" '
-                         f'stroke-dasharray="6 3"/>')
-        facts = [t["land"] if s.is_land else t["sea"]]
-        owner = homes.get(sid)
-        if owner:
-            col = PALETTE.get(owner, UNKNOWN_COUNTRY)
-            cname = _name(board.countries[owner], lang) if owner in board.countries else owner
-            inner.append(
-                f'<g class="home" data-home="{escape(owner)}"><rect x="{_fmt(left + 3)}" y="{_fmt(top + 3)}" '
-                f'width="{BOX_W - 6}" height="{BOX_H - 6}" rx="10" fill="none" stroke="{col["fill"]}" stroke-width="4"/>'
-                f'<rect x="{_fmt(left + BOX_W - 30)}" y="{_fmt(top - 9)}" width="26" height="17" rx="4" '
-                f'fill="{col["fill"]}" stroke="#1a1a1a" stroke-width="1"/>'
-                f'<path d="M{_fmt(left + BOX_W - 23)},{_fmt(top + 4)} v-6 l6,-5 l6,5 v6 z" fill="{col["ink"]}"/>'
-                f'<title>{escape(t["home"].format(country=cname))}</title></g>')
-            facts.append(t["home"].format(country=cname))
-        if s.supply:
-            inner.append(f'<path class="star" d="{_star_path(left + 12, top + 2, 11)}" fill="#ffd400" '
-                         f'stroke="#5a4500" stroke-width="1.5"><title>{escape(t["star"])}</title></path>')
-            facts.append(t["star"])
-        lines_ = _wrap_label(name)
-        ty = top + (17 if len(lines_) == 2 else 22)
-        ink = "#3a2c10" if s.is_land else "#0d2f52"
-        inner.append(f'<text class="name" x="{_fmt(x)}" y="{_fmt(ty)}" text-anchor="middle" font-size="{FONT}" '
-                     f'font-weight="600" fill="{ink}">'
-                     + "".join(f'<tspan x="{_fmt(x)}" dy="{0 if i == 0 else FONT + 1}">{escape(line)}</tspan>'
-                               for i, line in enumerate(lines_))
-                     + "</text>")
-        open_attrs = (f'data-space="{escape(sid)}" tabindex="0" role="button" aria-label="{escape(name)}" '
-                      f'data-name="{escape(name)}" data-kind="{escape(s.kind)}"')
-        spaces.append(_SpaceStatic(sid, x, y, open_attrs, "".join(inner), name, tuple(facts)))
 
-    legend = _legend(board, lang, W, H)
-    return _Static(head=head, spaces=tuple(spaces), legend=legend, layout=lay)
+def _wrapped_edge(board: Board, lang: str, lay: _Layout, a: str, b: str, colour: str) -> tuple[str, str]:
+    """A link across the seam: (its two stubs, their two labels)."""
+    W = lay.width
+    (xa, ya), (xb, yb) = lay.centre[a], lay.centre[b]
+    # leave through the nearer vertical edge, come back through the other one
+    if xa > xb:
+        (a, xa, ya), (b, xb, yb) = (b, xb, yb), (a, xa, ya)
+    # a is the western one on the map: its link leaves through the left edge
+    span = xa + (W - xb)
+    y_edge = ya + (yb - ya) * (xa / span if span else 0.5)
+    wrap = (f'<line x1="{_fmt(xa)}" y1="{_fmt(ya)}" x2="6" y2="{_fmt(y_edge)}" stroke="{colour}"/>'
+            f'<line x1="{_fmt(W - 6)}" y1="{_fmt(y_edge)}" x2="{_fmt(xb)}" y2="{_fmt(yb)}" '
+            f'stroke="{colour}"/>')
+    name_a, name_b = _name(board.spaces[a], lang), _name(board.spaces[b], lang)
+    label = (f'<text x="12" y="{_fmt(y_edge + 15)}" text-anchor="start">← {escape(name_b)}</text>'
+             f'<text x="{_fmt(W - 12)}" y="{_fmt(y_edge + 15)}" text-anchor="end">{escape(name_a)} →</text>')
+    return wrap, label
+
+
+def _space_static(board: Board, sid: str, lang: str, centre: tuple[float, float], owner: str | None) -> _SpaceStatic:
+    """One space's fixed drawing: shape, home mark, star and name, with the facts they state."""
+    t = TEXT[lang]
+    s = board.spaces[sid]
+    x, y = centre
+    left, top = x - BOX_W / 2, y - BOX_H / 2
+    name = _name(s, lang)
+    inner = [_shape(s.is_land, left, top)]
+    facts = [t["land"] if s.is_land else t["sea"]]
+    if owner:
+        cname = _name(board.countries[owner], lang) if owner in board.countries else owner
+        inner.append(_home_mark(owner, left, top, t["home"].format(country=cname)))
+        facts.append(t["home"].format(country=cname))
+    if s.supply:
+        inner.append(f'<path class="star" d="{_star_path(left + 12, top + 2, 11)}" fill="#ffd400" '
+                     f'stroke="#5a4500" stroke-width="1.5"><title>{escape(t["star"])}</title></path>')
+        facts.append(t["star"])
+    inner.append(_name_text(name, x, top, s.is_land))
+    open_attrs = (f'data-space="{escape(sid)}" tabindex="0" role="button" aria-label="{escape(name)}" '
+                  f'data-name="{escape(name)}" data-kind="{escape(s.kind)}"')
+    return _SpaceStatic(sid, x, y, open_attrs, "".join(inner), name, tuple(facts))
+
+
+def _shape(is_land: bool, left: float, top: float) -> str:
+    if is_land:
+        return (f'<rect class="shape land" x="{_fmt(left)}" y="{_fmt(top)}" width="{BOX_W}" height="{BOX_H}" '
+                f'rx="12" fill="{LAND_FILL}" stroke="{LAND_STROKE}" stroke-width="1.5"/>')
+    return (f'<rect class="shape sea" x="{_fmt(left)}" y="{_fmt(top)}" width="{BOX_W}" height="{BOX_H}" '
+            f'rx="{BOX_H / 2}" fill="{SEA_FILL}" stroke="{SEA_STROKE}" stroke-width="1.5" '
+            f'stroke-dasharray="6 3"/>')
+
+
+def _home_mark(owner: str, left: float, top: float, title: str) -> str:
+    """A frame in the owner's colour and a small house on the box's top edge."""
+    col = PALETTE.get(owner, UNKNOWN_COUNTRY)
+    return (f'<g class="home" data-home="{escape(owner)}"><rect x="{_fmt(left + 3)}" y="{_fmt(top + 3)}" '
+            f'width="{BOX_W - 6}" height="{BOX_H - 6}" rx="10" fill="none" stroke="{col["fill"]}" stroke-width="4"/>'
+            f'<rect x="{_fmt(left + BOX_W - 30)}" y="{_fmt(top - 9)}" width="26" height="17" rx="4" '
+            f'fill="{col["fill"]}" stroke="#1a1a1a" stroke-width="1"/>'
+            f'<path d="M{_fmt(left + BOX_W - 23)},{_fmt(top + 4)} v-6 l6,-5 l6,5 v6 z" fill="{col["ink"]}"/>'
+            f'<title>{escape(title)}</title></g>')
+
+
+def _name_text(name: str, x: float, top: float, is_land: bool) -> str:
+    """The space's name on one or two lines near the top of its box."""
+    lines_ = _wrap_label(name)
+    ty = top + (17 if len(lines_) == 2 else 22)
+    ink = "#3a2c10" if is_land else "#0d2f52"
+    return (f'<text class="name" x="{_fmt(x)}" y="{_fmt(ty)}" text-anchor="middle" font-size="{FONT}" '
+            f'font-weight="600" fill="{ink}">'
+            + "".join(f'<tspan x="{_fmt(x)}" dy="{0 if i == 0 else FONT + 1}">{escape(line)}</tspan>'
+                      for i, line in enumerate(lines_))
+            + "</text>")
 
 
 def _legend(board: Board, lang: str, W: float, H: float) -> str:
@@ -505,7 +535,6 @@ def _token(country: str, kind: str, cx: float, cy: float, lang: str, supplied: b
 def _straits(board: Board, position: Position, supply: SupplyReport | None) -> dict[str, str]:
     if supply is not None:
         return dict(supply.straits)
-    from gameplay.qmg.rules import strait_status
     return strait_status(board, position)
 
 
@@ -537,29 +566,46 @@ def render_board_svg(board: Board, position: Position, supply: SupplyReport | No
     if supply is None:
         supply = compute_supply(board, position)
     st = _static(board, lang)
-    lay = st.layout
-    t = TEXT[lang]
     straits = _straits(board, position, supply)
     strait_facts = _strait_facts(board, straits, lang)
+    fx, fy = _focus(board, st.layout, selected)
+    strait_lines, strait_labels = _strait_marks(board, st.layout, straits, strait_facts, lang)
+    out = [st.head.replace("{focus}", f' data-focus="{_fmt(fx)} {_fmt(fy)}"', 1),
+           '<g class="straits">' + "".join(strait_lines) + "</g>", '<g class="spaces">']
     order = {c: i for i, c in enumerate(board.turn_order)}
-
     by_space: dict[str, list] = {}
     for p in position.pieces:
         by_space.setdefault(p.space, []).append(p)
     air_by_space: dict[str, list[str]] = {}
     for country, space in air or ():
         air_by_space.setdefault(space, []).append(country)
+    for sp in st.spaces:
+        pieces = sorted(by_space.get(sp.id, ()), key=lambda p: (order.get(p.country, 99), p.kind))
+        airs = sorted(air_by_space.get(sp.id, ()), key=lambda cc: order.get(cc, 99))
+        out.append(_space_group(board, sp, pieces, airs, supply, strait_facts.get(sp.id, ()), lang, selected))
+    out.append("</g>")
+    out.append('<g class="strait-labels" font-size="12" font-weight="700" paint-order="stroke" stroke="#ffffff" '
+               'stroke-width="3.5" pointer-events="none">' + "".join(strait_labels) + "</g>")
+    out.append(st.legend)
+    out.append("</svg>")
+    return "".join(out)
 
+
+def _focus(board: Board, lay: _Layout, selected: str | None) -> tuple[float, float]:
+    """Where a phone's first view is centred: the selected space, else the first country's home."""
     if selected in lay.centre:
-        fx, fy = lay.centre[selected]
-    else:
-        first_home = board.countries[board.turn_order[0]].home if board.turn_order else None
-        fx, fy = lay.centre.get(first_home, (lay.width / 2, lay.height / 2))
-    out = [st.head.replace("{focus}", f' data-focus="{_fmt(fx)} {_fmt(fy)}"', 1)]
+        return lay.centre[selected]
+    first_home = board.countries[board.turn_order[0]].home if board.turn_order else None
+    return lay.centre.get(first_home, (lay.width / 2, lay.height / 2))
 
-    # straits: a thick line between the two seas, in the colour of the team it is open for
-    strait_lines, strait_labels = [], []
+
+def _strait_marks(board: Board, lay: _Layout, straits: dict[str, str], strait_facts: dict[str, list[dict]],
+                  lang: str) -> tuple[list[str], list[str]]:
+    """Each strait as a thick line between its two seas in the colour of the team it is open for,
+    tied to its land space by a thin line; and its label (drawn last, above the spaces)."""
+    t = TEXT[lang]
     c = lay.centre
+    strait_lines, strait_labels = [], []
     for sid, s in board.straits.items():
         team = straits.get(sid, ALLIES)
         col = TEAM_COLOURS[team]
@@ -568,7 +614,6 @@ def render_board_svg(board: Board, position: Position, supply: SupplyReport | No
         title = escape(strait_facts[s.land][0]["text"] if s.land in strait_facts else label)
         mx, my = (xa + xb) / 2, (ya + yb) / 2
         lx, ly = c[s.land]
-        # the controlling land space is tied to the middle of the strait by a thin line
         strait_lines.append(
             f'<g class="strait" data-strait="{escape(sid)}" data-team="{team}"><title>{title}</title>'
             f'<line x1="{_fmt(xa)}" y1="{_fmt(ya)}" x2="{_fmt(xb)}" y2="{_fmt(yb)}" stroke="{col}" stroke-width="7" '
@@ -578,61 +623,55 @@ def render_board_svg(board: Board, position: Position, supply: SupplyReport | No
         strait_labels.append(
             f'<text class="strait-label" data-strait="{escape(sid)}" data-team="{team}" x="{_fmt(mx)}" y="{_fmt(my - 7)}" '
             f'text-anchor="middle" fill="{col}">{escape(label)}</text>')
-    out.append('<g class="straits">' + "".join(strait_lines) + "</g>")
+    return strait_lines, strait_labels
 
-    out.append('<g class="spaces">')
-    for sp in st.spaces:
-        sid = sp.id
-        pieces = sorted(by_space.get(sid, ()), key=lambda p: (order.get(p.country, 99), p.kind))
-        airs = sorted(air_by_space.get(sid, ()), key=lambda cc: order.get(cc, 99))
-        facts = list(sp.facts)
-        sf = strait_facts.get(sid, ())
-        facts += [f["text"] for f in sf]
-        info_pieces = []
-        tokens = []
-        n = len(pieces) + len(airs)
-        if n:
-            step = 26 if n <= 4 else max(14.0, (BOX_W - 24) / (n - 1))
-            x0 = sp.x - step * (n - 1) / 2
-            ty = sp.y + BOX_H / 2 - 17
-            for i, p in enumerate(pieces):
-                sup = _supplied(supply, p)
-                text = _piece_text(board, p.country, p.kind, sup, lang)
-                tokens.append(_token(p.country, p.kind, x0 + i * step, ty, lang, sup, text))
-                info_pieces.append({"country": p.country, "kind": p.kind, "supplied": sup,
-                                    "colour": PALETTE.get(p.country, UNKNOWN_COUNTRY)["fill"], "text": text})
-            for k, country in enumerate(airs):
-                text = _piece_text(board, country, "air", None, lang)
-                tokens.append(_token(country, "air", x0 + (len(pieces) + k) * step, ty, lang, None, text))
-                info_pieces.append({"country": country, "kind": "air", "supplied": None,
-                                    "colour": PALETTE.get(country, UNKNOWN_COUNTRY)["fill"], "text": text})
-        anchors = []
-        for f in sf:
-            if f["role"] == "land":  # anchor marker: this land space controls the strait
-                ax, ay = sp.x + BOX_W / 2 - 4, sp.y + BOX_H / 2 - 4
-                anchors.append(
-                    f'<g class="strait-anchor" data-strait="{escape(f["id"])}" data-team="{f["team"]}">'
-                    f'<title>{escape(f["text"])}</title>'
-                    f'<circle cx="{_fmt(ax)}" cy="{_fmt(ay)}" r="11" fill="{f["colour"]}" stroke="#ffffff" stroke-width="1.5"/>'
-                    f'<path d="M{_fmt(ax)},{_fmt(ay - 7)} v12 M{_fmt(ax - 4)},{_fmt(ay - 3)} h8 '
-                    f'M{_fmt(ax - 6)},{_fmt(ay + 1)} q6,8 12,0" fill="none" stroke="#ffffff" stroke-width="1.8" '
-                    f'stroke-linecap="round"/></g>')
-        is_sel = sid == selected
-        ring = (f'<rect class="sel-ring" x="{_fmt(sp.x - BOX_W / 2 - 5)}" y="{_fmt(sp.y - BOX_H / 2 - 5)}" '
-                f'width="{BOX_W + 10}" height="{BOX_H + 10}" rx="16" fill="none" stroke="#111111" stroke-width="4" '
-                f'visibility="{"visible" if is_sel else "hidden"}"/>')
-        data_facts = escape(json.dumps(facts, ensure_ascii=False))
-        data_pieces = escape(json.dumps(info_pieces, ensure_ascii=False))
-        out.append(
-            f'<g class="space{" selected" if is_sel else ""}" {sp.open_attrs} aria-pressed="{"true" if is_sel else "false"}" '
+
+def _space_group(board: Board, sp: _SpaceStatic, pieces: list, airs: list[str], supply: SupplyReport,
+                 strait_facts: list[dict], lang: str, selected: str | None) -> str:
+    """One ``<g class="space">``: selection ring, the static drawing, strait anchors and tokens."""
+    facts = list(sp.facts) + [f["text"] for f in strait_facts]
+    tokens, info_pieces = _space_tokens(board, sp, pieces, airs, supply, lang)
+    anchors = [_strait_anchor(sp, f) for f in strait_facts if f["role"] == "land"]
+    is_sel = sp.id == selected
+    ring = (f'<rect class="sel-ring" x="{_fmt(sp.x - BOX_W / 2 - 5)}" y="{_fmt(sp.y - BOX_H / 2 - 5)}" '
+            f'width="{BOX_W + 10}" height="{BOX_H + 10}" rx="16" fill="none" stroke="#111111" stroke-width="4" '
+            f'visibility="{"visible" if is_sel else "hidden"}"/>')
+    data_facts = escape(json.dumps(facts, ensure_ascii=False))
+    data_pieces = escape(json.dumps(info_pieces, ensure_ascii=False))
+    return (f'<g class="space{" selected" if is_sel else ""}" {sp.open_attrs} aria-pressed="{"true" if is_sel else "false"}" '
             f'data-facts="{data_facts}" data-pieces="{data_pieces}">'
             + ring + sp.inner + "".join(anchors) + "".join(tokens) + "</g>")
-    out.append("</g>")
-    out.append('<g class="strait-labels" font-size="12" font-weight="700" paint-order="stroke" stroke="#ffffff" '
-               'stroke-width="3.5" pointer-events="none">' + "".join(strait_labels) + "</g>")
-    out.append(st.legend)
-    out.append("</svg>")
-    return "".join(out)
+
+
+def _space_tokens(board: Board, sp: _SpaceStatic, pieces: list, airs: list[str], supply: SupplyReport,
+                  lang: str) -> tuple[list[str], list[dict]]:
+    """The tokens in a row along the bottom of the box (armies and navies, then air forces), and
+    the same pieces as data for the info box."""
+    tokens, info_pieces = [], []
+    n = len(pieces) + len(airs)
+    if not n:
+        return tokens, info_pieces
+    step = 26 if n <= 4 else max(14.0, (BOX_W - 24) / (n - 1))
+    x0 = sp.x - step * (n - 1) / 2
+    ty = sp.y + BOX_H / 2 - 17
+    row = [(p.country, p.kind, _supplied(supply, p)) for p in pieces] + [(c, "air", None) for c in airs]
+    for i, (country, kind, sup) in enumerate(row):
+        text = _piece_text(board, country, kind, sup, lang)
+        tokens.append(_token(country, kind, x0 + i * step, ty, lang, sup, text))
+        info_pieces.append({"country": country, "kind": kind, "supplied": sup,
+                            "colour": PALETTE.get(country, UNKNOWN_COUNTRY)["fill"], "text": text})
+    return tokens, info_pieces
+
+
+def _strait_anchor(sp: _SpaceStatic, fact: dict) -> str:
+    """The marker on a land space that controls a strait, in the colour of the team it is open for."""
+    ax, ay = sp.x + BOX_W / 2 - 4, sp.y + BOX_H / 2 - 4
+    return (f'<g class="strait-anchor" data-strait="{escape(fact["id"])}" data-team="{fact["team"]}">'
+            f'<title>{escape(fact["text"])}</title>'
+            f'<circle cx="{_fmt(ax)}" cy="{_fmt(ay)}" r="11" fill="{fact["colour"]}" stroke="#ffffff" stroke-width="1.5"/>'
+            f'<path d="M{_fmt(ax)},{_fmt(ay - 7)} v12 M{_fmt(ax - 4)},{_fmt(ay - 3)} h8 '
+            f'M{_fmt(ax - 6)},{_fmt(ay + 1)} q6,8 12,0" fill="none" stroke="#ffffff" stroke-width="1.8" '
+            f'stroke-linecap="round"/></g>')
 
 
 def space_rows(board: Board, position: Position, supply: SupplyReport | None = None, lang: str = "ru") -> list[dict]:

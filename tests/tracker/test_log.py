@@ -1,9 +1,14 @@
-"""The event log, the projection and the version guard (services), through a whole round."""
+"""The event log, the projection and the version guard (``tracker.core.log``), through a whole round."""
 import pytest
 
-from tracker import selectors, services
+from gameplay.qmg.seating import DEFAULT_SEATING
+from tracker.core import log
+from tracker.core.log import Actor
+from tracker.core.registry import adapter_of
+from tracker.core.selectors import history
 from tracker.models import Event, Piece
-from tracker.services import Actor, DEFAULT_SEATING
+from tracker.qmg import selectors
+from tracker.qmg.views import create_game
 
 pytestmark = pytest.mark.django_db
 
@@ -12,21 +17,33 @@ HOST = Actor(is_host=True)
 
 def new_game(players=2, **options):
     names = [f"P{i}" for i in range(1, players + 1)]
-    return services.create_game("Test", list(zip(names, DEFAULT_SEATING[players])), options)
+    return create_game("Test", list(zip(names, DEFAULT_SEATING[players])), options)
 
 
 def move(game, command, actor=HOST):
     game.refresh_from_db()
-    return services.submit(game.pk, game.version, actor, command)
+    return log.submit(game.pk, game.version, actor, command)
+
+
+def vp_rounds_from_log(game, events) -> list[list[int]]:
+    """[[round, axis, allies], ...]: the VP after the last move in effect of each round, from the log alone."""
+    done, _ = log.effective_moves(events)
+    stepper = adapter_of(game).stepper(game)
+    table = log.initial_state(game, events)
+    per_round: dict[int, list[int]] = {}
+    for e in done:
+        table = stepper.apply(table, e.command).state
+        per_round[e.round] = [e.round, table.vp_axis, table.vp_allies]
+    return [per_round[r] for r in sorted(per_round)]
 
 
 def assert_projection_equals_replay(game):
     game.refresh_from_db()
-    assert selectors.canonical(selectors.table_of(game)) == selectors.canonical(selectors.replay(game))
+    assert selectors.canonical(selectors.table_of(game)) == selectors.canonical(log.replay(game))
     events = list(game.events.all())
-    done, undone = selectors.effective_moves(events)
+    done, undone = log.effective_moves(events)
     assert game.done_moves == [e.seq for e in done] and game.undone_moves == [e.seq for e in undone]
-    assert game.vp_rounds == selectors.vp_rounds_from_log(events)
+    assert game.qmg.vp_rounds == vp_rounds_from_log(game, events)
 
 
 def test_new_game_sets_up_the_table():
@@ -62,9 +79,9 @@ def test_a_whole_round_of_six_countries_replays_to_the_stored_state():
         full_turn(game, country, card)
         assert_projection_equals_replay(game)
     game.refresh_from_db()
-    assert game.round == 2 and game.turn == 0 and game.phase == "play"
+    assert game.qmg.round == 2 and game.qmg.turn == 0 and game.qmg.phase == "play"
     # Germany 2+0 (Eastern Europe is no star), Japan 2, Italy 2 | UK 2, USSR 2, USA 2+2
-    assert (game.vp_axis, game.vp_allies) == (6, 8)
+    assert (game.qmg.vp_axis, game.qmg.vp_allies) == (6, 8)
     assert selectors.vp_series(game)[-1] == (1, 6, 8)
 
 
@@ -72,7 +89,7 @@ def test_refused_move_changes_nothing_and_logs_nothing():
     game = new_game(2)
     before = (game.version, Event.objects.count(), Piece.objects.count())
     r = move(game, {"type": "play_card", "card_type": "build_army", "space": "russia"})
-    assert r.status == services.REFUSED and "«Создайте армию»" in r.reason.ru
+    assert r.status == log.REFUSED and "«Создайте армию»" in r.reason.ru
     game.refresh_from_db()
     assert (game.version, Event.objects.count(), Piece.objects.count()) == before
 
@@ -80,10 +97,10 @@ def test_refused_move_changes_nothing_and_logs_nothing():
 def test_stale_version_is_refused_with_the_game_changed_message():
     game = new_game(2)
     v = game.version
-    assert services.submit(game.pk, v, HOST, {"type": "play_card", "card_type": "build_army",
+    assert log.submit(game.pk, v, HOST, {"type": "play_card", "card_type": "build_army",
                                               "space": "eastern_europe"}).applied
-    r = services.submit(game.pk, v, HOST, {"type": "play_card", "card_type": "build_army", "space": "balkans"})
-    assert r.status == services.STALE and "изменилась" in r.reason.ru
+    r = log.submit(game.pk, v, HOST, {"type": "play_card", "card_type": "build_army", "space": "balkans"})
+    assert r.status == log.STALE and "изменилась" in r.reason.ru
     assert Piece.objects.filter(game=game, space="balkans").count() == 0
 
 
@@ -91,10 +108,10 @@ def test_seat_may_act_only_for_its_countries():
     game = new_game(2)
     axis_seat, allies_seat = game.seats.all()
     r = move(game, {"type": "play_card", "card_type": "build_army", "space": "eastern_europe"}, Actor(seat=allies_seat))
-    assert r.status == services.FORBIDDEN
+    assert r.status == log.FORBIDDEN
     assert move(game, {"type": "play_card", "card_type": "build_army", "space": "eastern_europe"},
                 Actor(seat=axis_seat)).applied
-    assert move(game, {"type": "end_play"}, Actor()).status == services.FORBIDDEN  # spectator
+    assert move(game, {"type": "end_play"}, Actor()).status == log.FORBIDDEN  # spectator
 
 
 def test_undo_and_redo_to_any_depth_keep_history():
@@ -107,18 +124,19 @@ def test_undo_and_redo_to_any_depth_keep_history():
     moves = game.events.filter(kind=Event.MOVE).count()
     for _ in range(moves):
         game.refresh_from_db()
-        assert services.undo(game.pk, game.version, HOST).applied
+        assert log.undo(game.pk, game.version, HOST).applied
         assert_projection_equals_replay(game)
     game.refresh_from_db()
-    assert selectors.canonical(selectors.table_of(game)) == selectors.canonical(selectors.replay(game, list(game.events.filter(kind=Event.CREATE))))
-    assert services.undo(game.pk, game.version, HOST).status == services.REFUSED  # nothing left
+    start = log.replay(game, list(game.events.filter(kind=Event.CREATE)))
+    assert selectors.canonical(selectors.table_of(game)) == selectors.canonical(start)
+    assert log.undo(game.pk, game.version, HOST).status == log.REFUSED  # nothing left
     for _ in range(moves):
         game.refresh_from_db()
-        assert services.redo(game.pk, game.version, HOST).applied
+        assert log.redo(game.pk, game.version, HOST).applied
     game.refresh_from_db()
     assert selectors.canonical(selectors.table_of(game)) == snapshot_after
     # undone moves stay in the history, marked
-    rows = selectors.history(game)
+    rows = history(game)
     assert len(rows) == game.events.count()
     del actor
 
@@ -128,19 +146,19 @@ def test_undo_only_by_host_or_the_seat_that_moved():
     axis, allies = game.seats.all()
     assert move(game, {"type": "play_card", "card_type": "build_army", "space": "eastern_europe"}, Actor(seat=axis)).applied
     game.refresh_from_db()
-    assert services.undo(game.pk, game.version, Actor(seat=allies)).status == services.FORBIDDEN
-    assert services.undo(game.pk, game.version, Actor(seat=axis)).applied
+    assert log.undo(game.pk, game.version, Actor(seat=allies)).status == log.FORBIDDEN
+    assert log.undo(game.pk, game.version, Actor(seat=axis)).applied
 
 
 def test_a_new_move_after_undo_clears_redo_and_history_marks_the_undone_move():
     game = new_game(2)
     assert move(game, {"type": "play_card", "card_type": "build_army", "space": "eastern_europe"}).applied
     game.refresh_from_db()
-    assert services.undo(game.pk, game.version, HOST).applied
+    assert log.undo(game.pk, game.version, HOST).applied
     assert move(game, {"type": "play_card", "card_type": "build_army", "space": "balkans"}).applied
     game.refresh_from_db()
-    assert services.redo(game.pk, game.version, HOST).status == services.REFUSED
-    undone = [row["event"].summary_en for row in selectors.history(game) if row["undone"]]
+    assert log.redo(game.pk, game.version, HOST).status == log.REFUSED
+    undone = [row["event"].summary_en for row in history(game) if row["undone"]]
     assert len(undone) == 1 and "Eastern Europe" in undone[0]
     assert_projection_equals_replay(game)
 
@@ -154,7 +172,7 @@ def test_sudden_victory_ends_the_game_and_no_move_is_accepted_after():
     r = move(game, {"type": "step", "country": "germany", "action": "recruit_army", "space": "united_kingdom"})
     assert r.applied and any(n.code == "sudden_victory" for n in r.notes)
     game.refresh_from_db()
-    assert (game.winner, game.end_reason) == ("axis", "sudden")
+    assert (game.winner, game.qmg.end_reason) == ("axis", "sudden")
     r = move(game, {"type": "end_play"})
-    assert r.status == services.REFUSED and "окончена" in r.reason.ru
+    assert r.status == log.REFUSED and "окончена" in r.reason.ru
     assert_projection_equals_replay(game)

@@ -1,0 +1,125 @@
+"""Each game plugs into the shared core through one adapter, registered in ``TrackerConfig.ready()``.
+
+An adapter knows how its game's engine is built for one stored game, where the game's projection
+lives, how a phone's form becomes a command, and what its page shows. The core (log, views,
+transfer) never branches on the kind of game.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from gameplay.common import Stepper
+
+from .models import Event, Game, GameState
+
+
+class GameAdapter:
+    """Defaults fit a game whose engine state is one JSON value kept in ``GameState``."""
+
+    kind: str = ""
+    partial_template: str = ""  # the game's part of the page (it extends core/_shell.html)
+    page_title: str = ""
+
+    # --- the engine ---------------------------------------------------------------------------
+    def stepper(self, game: Game) -> Stepper:
+        raise NotImplementedError
+
+    def initial_state(self, game: Game, create: Event) -> Any:
+        """The state the log starts from (the create event holds the setup)."""
+        return self.stepper(game).from_json(create.command["initial"])
+
+    def start(self, game: Game, setup: Any) -> tuple[Any, dict]:
+        """A new game: (its first state, what the create event stores so that ``initial_state``
+        rebuilds that state). ``setup`` is what the game's new-game form produced."""
+        state = self.stepper(game).from_json(setup)
+        return state, {"initial": setup, "options": game.options}
+
+    # --- the projection -----------------------------------------------------------------------
+    def load(self, game: Game) -> Any:
+        """The current state from the projection (no replay)."""
+        return self.stepper(game).from_json(GameState.objects.get(game=game).state)
+
+    def save(self, game: Game, old: Any, new: Any, events=None, event: Event | None = None) -> None:
+        """Write the projection of ``new`` (``old`` is what is stored now). ``event``: the move just
+        appended; ``events``: the whole log after an undo or redo. Saving ``game`` is the caller's."""
+        data = self.stepper(game).to_json(new)
+        if old is None:
+            GameState.objects.create(game=game, state=data)
+        else:
+            GameState.objects.filter(game=game).update(state=data)
+        game.winner = self.winner(new) or ""
+
+    def winner(self, state: Any) -> str | None:
+        return None
+
+    def event_fields(self, game: Game, state: Any, command: dict) -> dict:
+        """The log's public columns of a move made on ``state``: round and phase."""
+        return {"round": 0, "phase": ""}
+
+    def commutes(self, command: dict, later: list) -> bool:
+        """May ``command``, sent against an older version, still be applied after the ``later``
+        events? (Only for moves that cannot mean anything else, e.g. simultaneous secret orders.)"""
+        return False
+
+    # --- seats ----------------------------------------------------------------------------------
+    def roles(self, game: Game) -> tuple[str, ...]:
+        return tuple(self.stepper(game).sides)
+
+    def role_name(self, game: Game, role: str, lang: str) -> str:
+        return self.stepper(game).side_name(role, lang)
+
+    # --- export and import (tracker.core.transfer) ----------------------------------------------
+    def export_setup(self, game: Game) -> dict | None:
+        """What the game's start needs that its log does not hold, as JSON (QMG: its board variant)."""
+        return None
+
+    def import_setup(self, raw: Any) -> Any:
+        """``export_setup``'s JSON as the setup ``start`` takes, checked: ValueError (a one-line
+        message) if it is not acceptable. Called inside the import's transaction, so rows it needs
+        (QMG: a board variant) are created there and vanish with a refused import."""
+        if raw is not None:
+            raise ValueError("this kind of game has no setup beside its event log")
+        return None
+
+    def start_imported(self, game: Game, setup: Any, create_command: dict) -> tuple[Any, dict]:
+        """``start`` an imported game again (its projection rows of the start): with ``setup`` from
+        ``import_setup``, or, for a game whose create event holds its setup (the default), with that.
+        Returns what ``start`` returns; the import checks that this create command is the recorded one."""
+        return self.start(game, create_command.get("initial"))
+
+    def comparable(self, game: Game, data: Any) -> Any:
+        """A state's JSON in the form in which two states are compared (QMG: pieces in a fixed order)."""
+        return data
+
+    def state_from_v1(self, fields: dict, doc: dict) -> Any:
+        """The state held by a format-1 export (read only to import old files): its ``state``.
+        ``fields``: the file's "game" object; ValueError (a one-line message) if it holds none."""
+        if "state" not in doc or "pieces" in doc or "country_cards" in doc:
+            raise ValueError("a game of this kind is exported with a state, not pieces and country cards")
+        return doc["state"]
+
+    # --- the web page ---------------------------------------------------------------------------
+    def parse(self, request, game: Game, actor, current):
+        """A posted form as a ``tracker.core.commands.Parsed`` (or raise ``BadInput``). ``current()``
+        loads the state if the form needs it to be read (the write path loads it again under lock)."""
+        raise NotImplementedError
+
+    def context(self, request, game: Game, actor, state: Any, keep=None) -> dict:
+        """What the game's partial template needs (``keep``: the failed form to show again)."""
+        raise NotImplementedError
+
+    def after_submit(self, game: Game, actor, parsed, result) -> None:
+        """Side records of an applied move outside the log (QMG: a face-down response's identity)."""
+
+
+REGISTRY: dict[str, GameAdapter] = {}
+
+
+def register(adapter: GameAdapter) -> GameAdapter:
+    REGISTRY[adapter.kind] = adapter
+    return adapter
+
+
+def adapter_of(game_or_kind) -> GameAdapter:
+    kind = game_or_kind if isinstance(game_or_kind, str) else game_or_kind.kind
+    return REGISTRY[kind]

@@ -1,0 +1,22 @@
+"""Reads shared by every game: the newest events and the history list a page shows."""
+from __future__ import annotations
+
+from .models import Event, Game
+
+
+def recent_events(game: Game, limit: int = 40) -> list[Event]:
+    """The newest events, oldest first (one query, whatever the length of the game; asked again for
+    the same game object at the same version, the shell and the game's page share that query)."""
+    key = (game.pk, game.version, limit)
+    memo = getattr(game, "_recent_events", None)
+    if memo is None or memo[0] != key:
+        memo = (key, list(reversed(game.events.select_related("seat").order_by("-seq")[:limit])))
+        game._recent_events = memo
+    return memo[1]
+
+
+def history(game: Game, events=None, limit: int = 40) -> list[dict]:
+    """The newest events, newest first, with whether each is in effect (undone moves stay, marked)."""
+    events = recent_events(game, limit) if events is None else events[-limit:]
+    done = set(game.done_moves)
+    return [{"event": e, "undone": e.kind == Event.MOVE and e.seq not in done} for e in reversed(events)]

@@ -1,0 +1,215 @@
+"""The views every game shares: its page, live polling, one command endpoint, undo and redo, seats
+and links, export and import. Function views, thin: the game's adapter parses and shows, the log
+writes, the engine decides."""
+from __future__ import annotations
+
+import segno
+from django.contrib import messages
+from django.http import HttpResponse, HttpResponseForbidden
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from tracker.lan import lan_addresses
+from tracker.language import lang as current_lang
+
+from . import access, log, transfer
+from .commands import BadInput, version_of
+from .models import Game, Seat, new_token
+from .registry import adapter_of
+from .responses import answer, answer_result, render_game
+
+
+@require_GET
+def ping(request):
+    """The smallest Django view: the baseline of the load benchmark."""
+    return HttpResponse("ok", content_type="text/plain")
+
+
+# ------------------------------------------------------------------------------------------
+# The game page, polling, moves
+# ------------------------------------------------------------------------------------------
+
+@require_GET
+def game(request, pk):
+    game = get_object_or_404(Game, pk=pk)
+    actor, denied = access.actor_or_403(request, game)
+    if denied:
+        return denied
+    return render_game(request, game, actor)
+
+
+@require_GET
+def poll(request, pk):
+    """Cheap: one indexed query; 204 while the version is unchanged, else ask the page to refresh."""
+    version = Game.objects.filter(pk=pk).values_list("version", flat=True).first()
+    if version is None:
+        return HttpResponse(status=404)
+    try:
+        known = int(request.GET.get("v", "-1"))
+    except ValueError:
+        known = -1
+    if version == known:
+        return HttpResponse(status=204)
+    response = HttpResponse(status=200)
+    response["HX-Trigger"] = "game-changed"
+    return response
+
+
+def _writer(request, pk):
+    """(game, actor, None) for a browser that may write, else (game, None, the refusal)."""
+    game = get_object_or_404(Game, pk=pk)
+    actor, denied = access.actor_or_403(request, game)
+    if denied:
+        return game, None, denied
+    if not actor.can_write:
+        return game, None, HttpResponseForbidden(_("Spectators cannot make moves."))
+    return game, actor, None
+
+
+@require_POST
+def command(request, pk):
+    """Every game's moves: the adapter reads the form, the core checks and writes it."""
+    game, actor, denied = _writer(request, pk)
+    if denied:
+        return denied
+    adapter = adapter_of(game)
+    try:
+        parsed = adapter.parse(request, game, actor, lambda: adapter.load(game))
+    except BadInput as exc:
+        return answer(request, game, actor, messages.ERROR, _message(exc), status=exc.status, keep=exc.keep)
+    if parsed.preview:
+        return adapter.preview(request, game, actor, parsed)
+    result = log.submit(game.pk, parsed.version, actor, parsed.command)
+    if result.applied:
+        adapter.after_submit(game, actor, parsed, result)
+    return answer_result(request, game, actor, result, keep=parsed.keep)
+
+
+@require_POST
+def undo(request, pk):
+    return _history(request, pk, log.undo)
+
+
+@require_POST
+def redo(request, pk):
+    return _history(request, pk, log.redo)
+
+
+def _history(request, pk, step):
+    game, actor, denied = _writer(request, pk)
+    if denied:
+        return denied
+    try:
+        version = version_of(request.POST)
+    except BadInput as exc:
+        return answer(request, game, actor, messages.ERROR, _message(exc), status=400)
+    return answer_result(request, game, actor, step(game.pk, version, actor))
+
+
+def _message(exc: BadInput) -> str:
+    return _("The form is missing its game version.") if exc.message == "version" else exc.message
+
+
+# ------------------------------------------------------------------------------------------
+# Seats and links
+# ------------------------------------------------------------------------------------------
+
+def _absolute(request, path: str) -> str:
+    """A URL phones on the LAN can open: localhost is replaced by the machine's LAN address."""
+    host = request.get_host()
+    name, _sep, port = host.partition(":")
+    if name in ("localhost", "127.0.0.1", "[::1]"):
+        addresses = lan_addresses()
+        if addresses:
+            host = addresses[0] + (f":{port}" if port else "")
+    return f"{request.scheme}://{host}{path}"
+
+
+def _qr_svg(url: str) -> str:
+    return segno.make(url, error="m").svg_inline(scale=4, dark="#1d2327", light="#ffffff", omitsize=True)
+
+
+def seat_roles(game, seat) -> str:
+    """The countries (QMG) or sides (other games) a seat plays, by name."""
+    adapter, lang = adapter_of(game), current_lang()
+    return ", ".join(adapter.role_name(game, r, lang) for r in seat.countries)
+
+
+def seats(request, pk):
+    game = get_object_or_404(Game, pk=pk)
+    actor, denied = access.actor_or_403(request, game)
+    if denied:
+        return denied
+    if not actor.is_host:
+        return HttpResponseForbidden(_("Only the host sees the join links."))
+    if request.method == "POST":
+        seat_id = request.POST.get("seat", "")
+        seat = get_object_or_404(Seat, game=game, pk=int(seat_id) if seat_id.isascii() and seat_id.isdigit() and len(seat_id) < 10 else -1)
+        seat.token = new_token()
+        seat.save(update_fields=["token"])
+        messages.info(request, _("A new join link was made for %(player)s; the old one no longer works.")
+                      % {"player": seat.player_name})
+        return redirect("seats", pk=game.pk)
+    rows = []
+    for seat in game.seats.all():
+        url = _absolute(request, reverse("join", args=[seat.token]))
+        rows.append({"seat": seat, "url": url, "qr": _qr_svg(url), "countries": seat_roles(game, seat)})
+    watch_url = _absolute(request, reverse("watch", args=[game.spectator_token]))
+    host = _absolute(request, reverse("host_link", args=[game.host_token]))
+    return render(request, "seats.html", {"game": game, "rows": rows, "watch_url": watch_url,
+                                          "watch_qr": _qr_svg(watch_url), "host_url": host})
+
+
+def join(request, token):
+    seat = get_object_or_404(Seat, token=token)
+    access.grant(request, seat.game, "seat", token)
+    return redirect(seat.game)
+
+
+def watch(request, token):
+    game = get_object_or_404(Game, spectator_token=token)
+    access.grant(request, game, "watch", token)
+    return redirect(game)
+
+
+def host_link(request, token):
+    game = get_object_or_404(Game, host_token=token)
+    access.grant(request, game, "host", token)
+    return redirect(game)
+
+
+# ------------------------------------------------------------------------------------------
+# Export and import (a game night survives a new machine)
+# ------------------------------------------------------------------------------------------
+
+@require_GET
+def export_game(request, pk):
+    game = get_object_or_404(Game, pk=pk)
+    actor, denied = access.actor_or_403(request, game)
+    if denied:
+        return denied
+    if not actor.is_host:
+        return HttpResponseForbidden(_("Only the host may export the game."))
+    response = HttpResponse(transfer.dumps(transfer.export_game(game)), content_type="application/json")
+    response["Content-Disposition"] = f'attachment; filename="game-{game.pk}.json"'
+    return response
+
+
+def import_game(request):
+    if request.method == "POST":
+        upload = request.FILES.get("file")
+        try:
+            if upload is None:
+                raise transfer.ImportError_(_("Choose an exported game file."))
+            if upload.size > transfer.MAX_BYTES:
+                raise transfer.ImportError_(_("The file is too large."))
+            game = transfer.import_game(transfer.loads(upload.read()))
+        except transfer.ImportError_ as exc:
+            messages.error(request, str(exc))
+            return render(request, "import.html", status=400)
+        access.grant(request, game, "host", game.host_token)
+        messages.success(request, _("Game imported: %(name)s.") % {"name": game.name})
+        return redirect("seats", pk=game.pk)
+    return render(request, "import.html")

@@ -1,0 +1,184 @@
+"""QMG's adapter to the shared core: its engine per game, its mirror models, its page and forms."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import yaml
+from django.utils.translation import gettext
+
+from gameplay.qmg import Position
+from gameplay.qmg.board import BoardError, build_board, resolve_patch
+from gameplay.qmg.stepper import QmgStepper
+from gameplay.qmg.table import Cards, Table, new_table
+
+from tracker.core.log import effective_moves
+from tracker.core.models import Game
+from tracker.core.registry import GameAdapter
+
+from . import page, selectors
+from .models import BoardVariant, CountryCards, Piece, QmgTable
+
+MAX_PATCH = 50_000  # characters of an imported board variant's patch
+
+
+class QmgAdapter(GameAdapter):
+    kind = Game.QMG
+    partial_template = "qmg/_game.html"
+
+    def stepper(self, game: Game) -> QmgStepper:
+        return QmgStepper(selectors.board_of(game), selectors.options_of(game))
+
+    def start(self, game: Game, setup) -> tuple[Table, dict]:
+        """``setup``: {"board_variant": a BoardVariant or None}."""
+        QmgTable.objects.create(game=game, board_variant=(setup or {}).get("board_variant"))
+        table = new_table(selectors.board_of(game), selectors.options_of(game))
+        CountryCards.objects.bulk_create(
+            CountryCards(game=game, country=c, deck=k.deck, hand=k.hand, discard=k.discard) for c, k in table.cards)
+        return table, {"options": game.options}
+
+    def initial_state(self, game: Game, create) -> Table:
+        return new_table(selectors.board_of(game), selectors.options_from(create.command.get("options") or {}))
+
+    def load(self, game: Game) -> Table:
+        return selectors.table_of(game)
+
+    def save(self, game: Game, old: Table | None, new: Table, events=None, event=None) -> None:
+        """Write the difference between two tables onto the mirror models."""
+        old = old if old is not None else replace(new, position=Position())
+        before, after = set(old.position.pieces), set(new.position.pieces)
+        for p in before - after:
+            Piece.objects.filter(game=game, country=p.country, kind=p.kind, space=p.space).delete()
+        Piece.objects.bulk_create(Piece(game=game, country=p.country, kind=p.kind, space=p.space)
+                                  for p in new.position.pieces if p not in before)
+        old_cards = dict(old.cards)
+        for country, k in new.cards:
+            if old_cards.get(country) != k:
+                CountryCards.objects.filter(game=game, country=country).update(
+                    deck=k.deck, hand=k.hand, discard=k.discard, responses=k.responses, statuses=list(k.statuses))
+        fields = {"round": new.round, "turn": new.turn, "phase": new.phase, "played": new.played or "",
+                  "vp_axis": new.vp_axis, "vp_allies": new.vp_allies, "end_reason": new.end_reason or "",
+                  "used": list(new.used), "window": new.window or "", "window_passes": new.window_passes,
+                  "attack": new.attack}
+        t = game.qmg
+        if events is not None:
+            fields["vp_rounds"] = self._vp_rounds(game, events)
+        elif event is not None:  # a new move: its round's VP is the new table's
+            rounds = [p for p in t.vp_rounds if p[0] != event.round]
+            fields["vp_rounds"] = sorted([*rounds, [event.round, new.vp_axis, new.vp_allies]])
+        for name, value in fields.items():
+            setattr(t, name, value)
+        t.save()
+        game.winner = new.winner or ""
+
+    def _vp_rounds(self, game: Game, events) -> list[list[int]]:
+        """[[round, axis, allies], ...]: the VP after the last move in effect of each round."""
+        from_log = self.stepper(game)
+        done, _ = effective_moves(events)
+        table = self.initial_state(game, next(e for e in events if e.kind == "create"))
+        per_round: dict[int, list[int]] = {}
+        for e in done:
+            table = from_log.apply(table, e.command).state
+            per_round[e.round] = [e.round, table.vp_axis, table.vp_allies]
+        return [per_round[r] for r in sorted(per_round)]
+
+    def winner(self, state: Table) -> str | None:
+        return state.winner
+
+    def event_fields(self, game: Game, state: Table, command: dict) -> dict:
+        return {"round": state.round, "phase": state.phase}
+
+    def role_name(self, game: Game, role: str, lang: str) -> str:
+        c = selectors.board_of(game).countries[role]
+        return c.en if lang == "en" else c.ru
+
+    # export and import (tracker.core.transfer)
+    def export_setup(self, game: Game) -> dict | None:
+        """The board variant, if any: the one part of a QMG game's start that its log does not hold."""
+        variant = game.qmg.board_variant
+        return None if variant is None else {"board_variant": {"name": variant.name, "patch": variant.patch}}
+
+    def import_setup(self, raw) -> dict:
+        """{"board_variant": a BoardVariant or None}: the imported variant checked (size, no YAML
+        anchors or aliases, extends the standard board, builds) and stored, the same variant
+        reused, a different one under a taken name kept under a new name."""
+        if raw is None:
+            return {"board_variant": None}
+        if not isinstance(raw, dict) or set(raw) != {"board_variant"}:
+            raise ValueError(gettext('a JSON object with the one field "board_variant" is needed'))
+        if raw["board_variant"] is None:
+            return {"board_variant": None}
+        name, patch = _checked_variant(raw["board_variant"])
+        return {"board_variant": _variant_row(name, patch)}
+
+    def start_imported(self, game: Game, setup, create_command: dict) -> tuple[Table, dict]:
+        return self.start(game, setup)
+
+    def comparable(self, game: Game, data) -> dict:
+        """The table's JSON with pieces in a fixed order (the order of placement is not on the board)
+        and without the position's statuses, which follow from the countries' statuses face up."""
+        d = {**data, "position": dict(data["position"])}
+        d["position"]["pieces"] = sorted(d["position"]["pieces"], key=lambda p: (p["country"], p["kind"], p["space"]))
+        d["position"].pop("statuses", None)
+        return d
+
+    def state_from_v1(self, fields: dict, doc: dict) -> dict:
+        """A format-1 export kept the table as the game's fields, ``pieces`` and ``country_cards``."""
+        if "state" in doc or "pieces" not in doc or "country_cards" not in doc:
+            raise ValueError(gettext("a Quartermaster General game has pieces and country cards, not a state"))
+        table = Table(
+            position=Position.of((p["country"], p["kind"], p["space"]) for p in doc["pieces"]),
+            cards=tuple((c["country"], Cards.from_dict(c)) for c in doc["country_cards"]),
+            round=fields.get("round", 1), turn=fields.get("turn", 0), phase=fields.get("phase", "play"),
+            played=fields.get("played") or None, vp_axis=fields.get("vp_axis", 0),
+            vp_allies=fields.get("vp_allies", 0), winner=fields.get("winner") or None,
+            end_reason=fields.get("end_reason") or None, options=selectors.options_from(fields["options"]),
+            used=tuple(fields.get("used") or ()), window=fields.get("window") or None,
+            window_passes=fields.get("window_passes", 0), attack=fields.get("attack"))
+        return table.to_dict()
+
+    # the page and its forms
+    parse = staticmethod(page.parse)
+    context = staticmethod(page.context)
+    after_submit = staticmethod(page.after_submit)
+
+
+def _checked_variant(raw) -> tuple[str, str]:
+    """(name, patch) of an imported board variant, or ValueError saying what is wrong with it."""
+    if not isinstance(raw, dict) or set(raw) != {"name", "patch"}:
+        raise ValueError(gettext('a board variant is a JSON object with "name" and "patch"'))
+    name, patch = raw["name"], raw["patch"]
+    if not isinstance(name, str) or not name.strip() or len(name) > 100:
+        raise ValueError(gettext("a board variant needs a name of 1 to 100 characters"))
+    if not isinstance(patch, str) or len(patch) > MAX_PATCH:
+        raise ValueError(gettext("the text is longer than %(n)s characters") % {"n": MAX_PATCH})
+    try:
+        # anchors and aliases could expand a short text into a huge structure: a patch needs none
+        if any(isinstance(ev, yaml.AliasEvent) or getattr(ev, "anchor", None)
+               for ev in yaml.parse(patch, Loader=yaml.SafeLoader)):
+            raise ValueError(gettext("YAML anchors and aliases are not allowed in a board patch"))
+        data = yaml.safe_load(patch)
+    except yaml.YAMLError as exc:
+        raise ValueError(gettext("not valid YAML: %(error)s") % {"error": str(exc).splitlines()[0][:200]}) from None
+    if not isinstance(data, dict):
+        raise ValueError(gettext("the patch must be a mapping"))
+    if data.setdefault("extends", "standard") != "standard":
+        raise ValueError(gettext("a patch can only extend the standard board"))
+    try:
+        build_board(resolve_patch(data))
+    except BoardError as exc:
+        raise ValueError(str(exc).splitlines()[0][:300]) from None
+    except Exception as exc:  # noqa: BLE001 — a malformed patch the board builder did not foresee
+        raise ValueError(gettext("the patch cannot be applied (%(error)s)") % {"error": exc.__class__.__name__}) from None
+    return name, patch
+
+
+def _variant_row(name: str, patch: str) -> BoardVariant:
+    """The stored variant with this name and patch, or a new one (renamed "… (imported)" if the name is taken)."""
+    existing = BoardVariant.objects.filter(name=name).first()
+    if existing is not None and existing.patch == patch:
+        return existing
+    label, new_name, n = gettext("imported"), name, 1
+    while BoardVariant.objects.filter(name=new_name).exists():
+        suffix = f" ({label})" if n == 1 else f" ({label} {n})"
+        new_name, n = name[:100 - len(suffix)] + suffix, n + 1
+    return BoardVariant.objects.create(name=new_name, patch=patch)

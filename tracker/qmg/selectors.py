@@ -1,0 +1,74 @@
+"""Reads of a QMG game: its board, options and table as the engine sees them, and the VP track."""
+from __future__ import annotations
+
+from functools import lru_cache
+
+import yaml
+
+from gameplay.qmg import Board, Piece, Position, load_board
+from gameplay.qmg.board import build_board, resolve_patch
+from gameplay.qmg.table import Cards, Options, Table
+
+from tracker.core.models import Game
+
+
+def board_of(game: Game) -> Board:
+    qmg = game.qmg
+    if qmg.board_variant_id is None:
+        return load_board()
+    return _variant_board(qmg.board_variant_id, qmg.board_variant.patch)
+
+
+@lru_cache(maxsize=32)
+def _variant_board(variant_id: int, patch: str) -> Board:
+    return build_board(resolve_patch(yaml.safe_load(patch)))
+
+
+def options_of(game: Game) -> Options:
+    return options_from(game.options or {})
+
+
+def options_from(o: dict) -> Options:
+    """The engine's options from a game's stored options (Air Marshal: 12 dealt, air forces per country)."""
+    air = bool(o.get("air_marshal"))
+    limits = o.get("air_forces") or (dict(load_board().air_forces_default) if air else {})
+    return Options(early_victory=bool(o.get("early_victory")), reallocate=bool(o.get("reallocate")),
+                   dealt=12 if air else 10, air_marshal=air,
+                   air_limits=tuple(sorted((k, int(v)) for k, v in limits.items())) if air else ())
+
+
+def table_of(game: Game, board: Board | None = None) -> Table:
+    """The table from the projection models (three queries)."""
+    board = board or board_of(game)
+    t = game.qmg
+    pieces = [Piece(p.country, p.kind, p.space) for p in game.pieces.all().order_by("id")]
+    cards = {c.country: Cards(c.deck, c.hand, c.discard, c.responses, tuple(c.statuses))
+             for c in game.country_cards.all()}
+    return Table(
+        position=Position.of(pieces), cards=tuple((c, cards[c]) for c in board.turn_order),
+        round=t.round, turn=t.turn, phase=t.phase, played=t.played or None,
+        vp_axis=t.vp_axis, vp_allies=t.vp_allies, winner=game.winner or None,
+        end_reason=t.end_reason or None, options=options_of(game), used=tuple(t.used or ()),
+        window=t.window or None, window_passes=t.window_passes, attack=t.attack,
+    )
+
+
+def canonical(table: Table) -> dict:
+    """The table as data with pieces in a fixed order (the order of placement is not on the board)."""
+    d = table.to_dict()
+    d["position"]["pieces"] = sorted(d["position"]["pieces"], key=lambda p: (p["country"], p["kind"], p["space"]))
+    return d
+
+
+def vp_series(game: Game) -> list[tuple[int, int, int]]:
+    """Team VP after each round's moves so far, [(round, axis, allies), ...] from round 0, filled forward."""
+    return fill_rounds(game.qmg.vp_rounds)
+
+
+def fill_rounds(points) -> list[tuple[int, int, int]]:
+    per_round = {0: (0, 0), **{int(r): (a, b) for r, a, b in points}}
+    series, current = [], (0, 0)
+    for r in range(0, max(per_round) + 1):
+        current = per_round.get(r, current)
+        series.append((r, *current))
+    return series
