@@ -181,6 +181,11 @@ def turn_context(table: Table) -> tuple[str, ...]:
     return tuple(x for x in table.used if cat.get(x) is not None)
 
 
+def named_statuses(cards) -> tuple[str, ...]:
+    """The named status cards face up on the table (what ``Position.statuses`` holds for the rules)."""
+    return _named_statuses(cards)
+
+
 def _named_statuses(cards) -> tuple[str, ...]:
     known = set(default_catalogue().ids)
     return tuple(s for _, k in cards for s in k.statuses if s in known)

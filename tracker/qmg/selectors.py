@@ -7,7 +7,7 @@ import yaml
 
 from gameplay.qmg import Board, Piece, Position, load_board
 from gameplay.qmg.board import build_board, resolve_patch
-from gameplay.qmg.table import Cards, Options, Table
+from gameplay.qmg.table import Cards, Options, Table, named_statuses
 
 from tracker.core.models import Game
 
@@ -44,8 +44,10 @@ def table_of(game: Game, board: Board | None = None) -> Table:
     pieces = [Piece(p.country, p.kind, p.space) for p in game.pieces.all().order_by("id")]
     cards = {c.country: Cards(c.deck, c.hand, c.discard, c.responses, tuple(c.statuses))
              for c in game.country_cards.all()}
+    ordered = tuple((c, cards[c]) for c in board.turn_order)
+    # the statuses face up act on supply and scoring: the position carries them, as after a move
     return Table(
-        position=Position.of(pieces), cards=tuple((c, cards[c]) for c in board.turn_order),
+        position=Position.of(pieces, statuses=named_statuses(ordered)), cards=ordered,
         round=t.round, turn=t.turn, phase=t.phase, played=t.played or None,
         vp_axis=t.vp_axis, vp_allies=t.vp_allies, winner=game.winner or None,
         end_reason=t.end_reason or None, options=options_of(game), used=tuple(t.used or ()),
