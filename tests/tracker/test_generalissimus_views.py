@@ -128,7 +128,7 @@ def test_create_makes_the_creator_host_and_redirects_to_the_seats_page(client):
     assert game.kind == Game.GENERALISSIMUS
     assert [s.countries for s in game.seats.all()] == [["south"], ["north"]]
     html = client.get(reverse("seats", args=[game.pk])).content.decode()
-    assert "Юг" in html and "Север" in html  # JsonRules.side_name
+    assert "Юг" in html and "Север" in html  # the stepper's side_name
     st = engine(game)
     assert st["phase"] == "orders" and st["terrain"] == {"c4": "hill"}
     assert st["settings"]["give_way_flag"] == "down"

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from gameplay.common import Stepper
 
 from .models import Event, Game, GameState
@@ -18,7 +20,6 @@ class GameAdapter:
 
     kind: str = ""
     partial_template: str = ""  # the game's part of the page (it extends core/_shell.html)
-    page_title: str = ""
 
     # --- the engine ---------------------------------------------------------------------------
     def stepper(self, game: Game) -> Stepper:
@@ -78,7 +79,7 @@ class GameAdapter:
         message) if it is not acceptable. Called inside the import's transaction, so rows it needs
         (QMG: a board variant) are created there and vanish with a refused import."""
         if raw is not None:
-            raise ValueError("this kind of game has no setup beside its event log")
+            raise ValueError(_("this kind of game has no setup beside its event log"))
         return None
 
     def start_imported(self, game: Game, setup: Any, create_command: dict) -> tuple[Any, dict]:
@@ -95,7 +96,7 @@ class GameAdapter:
         """The state held by a format-1 export (read only to import old files): its ``state``.
         ``fields``: the file's "game" object; ValueError (a one-line message) if it holds none."""
         if "state" not in doc or "pieces" in doc or "country_cards" in doc:
-            raise ValueError("a game of this kind is exported with a state, not pieces and country cards")
+            raise ValueError(_("a game of this kind is exported with a state, not pieces and country cards"))
         return doc["state"]
 
     # --- the web page ---------------------------------------------------------------------------
@@ -106,6 +107,11 @@ class GameAdapter:
 
     def context(self, request, game: Game, actor, state: Any, keep=None) -> dict:
         """What the game's partial template needs (``keep``: the failed form to show again)."""
+        raise NotImplementedError
+
+    def preview(self, request, game: Game, actor, parsed):
+        """The answer to a form that only asks what a command would do (``parsed.preview``; The Fog of
+        War's battle calculator): nothing is stored."""
         raise NotImplementedError
 
     def after_submit(self, game: Game, actor, parsed, result) -> None:
