@@ -57,6 +57,17 @@ def poll(request, pk):
     return response
 
 
+def _host(request, pk, refusal: str):
+    """(game, None) for the host's browser, else (game, the refusal: 403 page or ``refusal``)."""
+    game = get_object_or_404(Game, pk=pk)
+    actor, denied = access.actor_or_403(request, game)
+    if denied:
+        return game, denied
+    if not actor.is_host:
+        return game, HttpResponseForbidden(refusal)
+    return game, None
+
+
 def _writer(request, pk):
     """(game, actor, None) for a browser that may write, else (game, None, the refusal)."""
     game = get_object_or_404(Game, pk=pk)
@@ -138,15 +149,13 @@ def seat_roles(game, seat) -> str:
 
 
 def seats(request, pk):
-    game = get_object_or_404(Game, pk=pk)
-    actor, denied = access.actor_or_403(request, game)
+    game, denied = _host(request, pk, _("Only the host sees the join links."))
     if denied:
         return denied
-    if not actor.is_host:
-        return HttpResponseForbidden(_("Only the host sees the join links."))
     if request.method == "POST":
         seat_id = request.POST.get("seat", "")
-        seat = get_object_or_404(Seat, game=game, pk=int(seat_id) if seat_id.isascii() and seat_id.isdigit() and len(seat_id) < 10 else -1)
+        readable = seat_id.isascii() and seat_id.isdigit() and len(seat_id) < 10  # "²" is a digit to isdigit()
+        seat = get_object_or_404(Seat, game=game, pk=int(seat_id) if readable else -1)
         seat.token = new_token()
         seat.save(update_fields=["token"])
         messages.info(request, _("A new join link was made for %(player)s; the old one no longer works.")
@@ -186,12 +195,9 @@ def host_link(request, token):
 
 @require_GET
 def export_game(request, pk):
-    game = get_object_or_404(Game, pk=pk)
-    actor, denied = access.actor_or_403(request, game)
+    game, denied = _host(request, pk, _("Only the host may export the game."))
     if denied:
         return denied
-    if not actor.is_host:
-        return HttpResponseForbidden(_("Only the host may export the game."))
     response = HttpResponse(transfer.dumps(transfer.export_game(game)), content_type="application/json")
     response["Content-Disposition"] = f'attachment; filename="game-{game.pk}.json"'
     return response
