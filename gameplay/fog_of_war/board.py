@@ -4,6 +4,8 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field
 
+from .limits import (MAX_KEY, MAX_NAME, MAX_NEIGHBOURS, MAX_PROVINCE_NUMBER, MAX_PROVINCES, LimitError)
+
 SIDES = ("axis", "allies")
 
 
@@ -42,6 +44,32 @@ BRITAIN_CASCADE = ("egypt",)
 
 class MapError(ValueError):
     """A malformed group-entered map."""
+
+
+class MapLimitError(MapError, LimitError):
+    """A map beyond the bounds of ``limits`` (RU/EN in ``ru`` / ``en``)."""
+
+
+def _check_row_size(row: dict) -> None:
+    """One province row within the bounds, before anything is built from it."""
+    key = row["key"]
+    if not isinstance(key, str) or not 0 < len(key) <= MAX_KEY:
+        raise MapLimitError(f"Ключ провинции — строка не длиннее {MAX_KEY} символов.",
+                            f"A province key is a text of at most {MAX_KEY} characters.")
+    for name in ("name_ru", "name_en"):
+        if name in row and (not isinstance(row[name], str) or len(row[name]) > MAX_NAME):
+            raise MapLimitError(f"Провинция {key}: название — не длиннее {MAX_NAME} символов.",
+                                f"Province {key}: a name is at most {MAX_NAME} characters.")
+    for name in ("neighbours", "no_attack_from"):
+        if name in row and (not isinstance(row[name], list) or len(row[name]) > MAX_NEIGHBOURS
+                            or not all(isinstance(n, str) for n in row[name])):
+            raise MapLimitError(f"Провинция {key}: не больше {MAX_NEIGHBOURS} соседей (список ключей).",
+                                f"Province {key}: at most {MAX_NEIGHBOURS} neighbours (a list of keys).")
+    for name in ("vp", "resources"):
+        v = row.get(name, 0)
+        if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= MAX_PROVINCE_NUMBER:
+            raise MapLimitError(f"Провинция {key}: ПО и ресурсы — целые числа от 0 до {MAX_PROVINCE_NUMBER}.",
+                                f"Province {key}: VP and resources are whole numbers from 0 to {MAX_PROVINCE_NUMBER}.")
 
 
 @dataclass
@@ -85,11 +113,15 @@ class BoardMap:
         rows = data.get("provinces") if isinstance(data, dict) else None
         if not isinstance(rows, list) or not rows:
             raise MapError("map needs a non-empty 'provinces' list")
+        if len(rows) > MAX_PROVINCES:
+            raise MapLimitError(f"На карте не больше {MAX_PROVINCES} провинций.",
+                                f"A map holds at most {MAX_PROVINCES} provinces.")
         provs: dict[str, ProvinceDef] = {}
         allowed = set(ProvinceDef.__dataclass_fields__)
         for row in rows:
             if not isinstance(row, dict) or "key" not in row:
                 raise MapError("each province needs a 'key'")
+            _check_row_size(row)
             extra = set(row) - allowed
             if extra:
                 raise MapError(f"province {row['key']}: unknown field(s) {sorted(extra)}")
@@ -110,6 +142,9 @@ class BoardMap:
             for n in p.neighbours:
                 if p.key not in provs[n].neighbours:
                     provs[n].neighbours.append(p.key)
+        if any(len(p.neighbours) > MAX_NEIGHBOURS for p in provs.values()):  # made symmetric
+            raise MapLimitError(f"У провинции не больше {MAX_NEIGHBOURS} соседей (считая обратные связи).",
+                                f"A province has at most {MAX_NEIGHBOURS} neighbours (counting the links back).")
         return cls(provs)
 
     def adjacent(self, a: str, b: str) -> bool:

@@ -9,6 +9,7 @@ from gameplay.common import Outcome
 from .board import SIDES, BoardMap, MapError
 from .commands_base import R, BadCommand, done, no, province_name, side_en, side_ru
 from .events import transfer_province
+from .limits import LimitError
 from .state import GameState, ProvinceState
 
 
@@ -22,7 +23,8 @@ def set_map(st: GameState, table: dict, c: dict) -> Outcome:
     try:
         board = BoardMap.from_dict(c["map"])
     except MapError as exc:
-        return no("bad_map", f"Карта не принята: {exc}", f"The map was not accepted: {exc}", "B-1")
+        ru, en = (exc.ru, exc.en) if isinstance(exc, LimitError) else (str(exc), str(exc))
+        return no("bad_map", f"Карта не принята: {ru}", f"The map was not accepted: {en}", "B-1")
     missing = [k for k in st.provinces if k not in board.provinces and _in_play(st, k)]
     if missing:
         return no("map_missing", f"В карте нет провинций, которые уже в игре: {', '.join(missing)}.",

@@ -13,8 +13,9 @@ from gameplay.common import Outcome
 
 from . import year_end as ye
 from .board import SIDES, other
-from .cards import parse_card_list
+from .cards import card_list_size_ok, parse_card_list
 from .commands_base import R, BadCommand, done, no, side_en, side_ru
+from .limits import MAX_CARD_TEXT, MAX_CARDS
 from .state import GameState
 
 # year-end checklist: (engine 'done' key, command type); 3.5 and 3.6 run once per side
@@ -205,9 +206,23 @@ def advance(st: GameState, table: dict, c: dict) -> Outcome:
 
 
 def reinforcements(st: GameState, table: dict, c: dict) -> Outcome:
+    """3.12: each side's new cards (a count or card codes), at most ``limits.MAX_CARDS`` a side: a larger
+    set is refused before anything is built."""
+    texts = {}
+    for side in SIDES:
+        raw = c.get(side)
+        if not isinstance(raw, (str, int, type(None))):
+            raise BadCommand(side)
+        texts[side] = text = str(raw or "").strip()
+        if not card_list_size_ok(text):
+            return no("reinforcements_limit",
+                      f"Подкрепления ({side_ru(side)}): не больше {MAX_CARDS} карт за год "
+                      f"(число или коды карт, до {MAX_CARD_TEXT} символов).",
+                      f"Reinforcements ({side_en(side)}): at most {MAX_CARDS} cards a year "
+                      f"(a count or card codes, up to {MAX_CARD_TEXT} characters).", "§2.13 3.12")
     cards = {}
     for side in SIDES:
-        text = str(c.get(side, "") or "").strip()
+        text = texts[side]
         rng = random.Random(int(c.get("seed", 0)))
         prefix = f"{side[:2]}-r{st.year}-{len(st.year_end.get('done', []))}"
         cards[side] = parse_card_list(text, side, prefix, rng) or []

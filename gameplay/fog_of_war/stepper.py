@@ -17,12 +17,13 @@ from gameplay.common import Outcome, accepted, refused, replay_commands
 
 from . import commands_battle, commands_map, commands_turn, commands_year_end
 from .board import SIDES, BoardMap
-from .cards import Card, parse_card_list
+from .cards import Card, check_card_list, parse_card_list
 from .commands_base import R, BadCommand, RevealMissing, card_code, copy_table, engine_of, province_name
 from .commands_battle import BATTLE_COMMANDS, draw_quagmire_losses, table_stacks
 from .commands_turn import must_play
 from .commands_year_end import YE_COMMANDS, YE_SIDE_COMMANDS, checklist, year_end_next
 from .config import FowSettings
+from .limits import LimitError
 from .state import GameState, new_game
 from .texts import named, outcome_name, side_name
 from .visibility import HIDDEN, choices, is_hidden, view_for
@@ -33,6 +34,8 @@ HAND_COMMANDS = ("defend", "new_op", "reinforce_op", "reinforce_quagmire")  # th
 TURN_COMMANDS = HAND_COMMANDS + ("start_turn", "cancel_op", "launch", "resolve_quagmire", "intel", "end_turn")
 GLOBAL_COMMANDS = ("set_map", "set_control") + tuple(c for c in YE_COMMANDS if c not in YE_SIDE_COMMANDS)  # no side
 SEEDED_COMMANDS = ("intel", "ye_split_wins", "ye_new_decks", "ye_reinforcements")  # a seed draws their random part
+SETUP_LISTS = (("axis", "Карты Оси", "The Axis cards"), ("allies", "Карты Союзников", "The Allied cards"),
+               ("neutral", "Нейтральные карты", "The neutral cards"))
 MALFORMED = (BadCommand, KeyError, ValueError, TypeError, AttributeError, IndexError)
 
 
@@ -63,7 +66,10 @@ class FogOfWarStepper:
         """A new game's table. ``setup``: ``settings`` (dict), ``axis_cards`` / ``allies_cards`` /
         ``neutral_cards`` (each a count, ledger mode, or card codes such as ``L3 N2 F1 A2 Z``), ``board``
         (a map dict or None), ``preplace`` (up to 3 provinces, step 1.9) and ``seed`` (int: the ids'
-        order and every shuffle). Raises ``ValueError`` on a bad setup."""
+        order and every shuffle). Raises ``ValueError`` on a bad setup: ``limits.LimitError`` (RU/EN, before
+        any work) for a card list or a map beyond the bounds of ``limits``."""
+        for side, ru, en in SETUP_LISTS:
+            check_card_list(setup.get(f"{side}_cards") or "", ru, en)
         rng = random.Random(int(setup.get("seed", 0)))
         decks = {side: parse_card_list(setup.get(f"{side}_cards", ""), side, side[:2], rng) or []
                  for side in ("axis", "allies", "neutral")}
@@ -97,6 +103,8 @@ class FogOfWarStepper:
             out = handler(engine_of(state), table, command)
         except RevealMissing as exc:
             return refused(exc.reason())
+        except LimitError as exc:
+            return refused(R("limit", exc.ru, exc.en))
         except MALFORMED as exc:
             return refused(R("invalid", f"Неверный ввод ({exc}).", f"Invalid input ({exc})."))
         if not out.ok:

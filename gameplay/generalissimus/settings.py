@@ -6,7 +6,50 @@ from typing import Any
 
 
 class SettingsError(ValueError):
-    """A settings dict has an unknown key or a bad value."""
+    """A settings dict has an unknown key or a bad value. ``ru``: the Russian text when there is one
+    (the bounds below), else ``None``."""
+
+    def __init__(self, message: str, ru: str | None = None):
+        super().__init__(message)
+        self.ru = ru
+
+
+# Bounds, checked before anything is built or copied from a settings value (an import or a hand-typed
+# JSON field can hold anything). Every default fits with room to spare: the deepest, terrain_effects,
+# is {kind: {terrain: [flags]}}, 3 levels and some 25 values.
+MAX_DEPTH = 4  # nesting of a dict / list setting
+MAX_ITEMS = 100  # dicts, lists and scalars inside one setting
+MAX_TEXT = 40  # a string inside a setting (keys included)
+MAX_PILE_PER_TYPE = 20  # cards of one type in a side's pile (the new-battle form's own bound)
+MAX_SETTING_INT = 100  # a soft limit, a per-turn cap (the box holds 60 blocks)
+MAX_DEPLOY_ROWS = 3  # a side's half of the 6-row board
+
+
+def _oversize(value) -> bool:
+    """More than ``MAX_DEPTH`` levels, ``MAX_ITEMS`` values or a string over ``MAX_TEXT`` characters.
+
+    Iterative and stops at the first excess, so it never recurses and never walks a huge value."""
+    todo, seen = [(value, 0)], 0
+    while todo:
+        v, depth = todo.pop()
+        seen += 1
+        if seen > MAX_ITEMS or depth > MAX_DEPTH:
+            return True
+        if isinstance(v, str) and len(v) > MAX_TEXT:
+            return True
+        if isinstance(v, dict):
+            if len(v) > MAX_ITEMS:
+                return True
+            todo += [(k, depth + 1) for k in v] + [(x, depth + 1) for x in v.values()]
+        elif isinstance(v, list):
+            if len(v) > MAX_ITEMS:
+                return True
+            todo += [(x, depth + 1) for x in v]
+    return False
+
+
+def _texts(values) -> bool:
+    return all(isinstance(v, str) for v in values)
 
 
 def _opt(default, ref: str, ru: str, en: str, choices=None, kind=None):
@@ -146,6 +189,12 @@ class Settings:
         if unknown:
             raise SettingsError(f"unknown setting key(s): {', '.join(unknown)}")
         for key, value in data.items():
+            if _oversize(value):
+                raise SettingsError(
+                    f"setting {key} is too large or too deeply nested (at most {MAX_DEPTH} levels, {MAX_ITEMS} values, "
+                    f"texts of {MAX_TEXT} characters)",
+                    f"настройка {key} слишком велика или глубоко вложена (не больше {MAX_DEPTH} уровней, "
+                    f"{MAX_ITEMS} значений, строк по {MAX_TEXT} символов)")
             _check(known[key], value)
         return cls(**{k: _clone(v) for k, v in data.items()})
 
@@ -166,6 +215,11 @@ def _check(f, value) -> None:
     }[kind]
     if not ok:
         raise SettingsError(f"setting {f.name} must be of type {kind}, got {value!r}")
+    if kind in ("int", "int_or_none") and value is not None:
+        top = MAX_DEPLOY_ROWS if f.name == "deploy_rows" else MAX_SETTING_INT
+        if not 0 <= value <= top:
+            raise SettingsError(f"setting {f.name} must be between 0 and {top}, got {value!r}",
+                                f"настройка {f.name} — от 0 до {top}, а не {value!r}")
     if meta["choices"] is not None and value not in meta["choices"]:
         raise SettingsError(f"setting {f.name} must be one of {meta['choices']}, got {value!r}")
     if f.name == "terrain_effects":
@@ -173,17 +227,31 @@ def _check(f, value) -> None:
             if unit_kind not in DEFAULT_TERRAIN_EFFECTS or not isinstance(table, dict):
                 raise SettingsError(f"terrain_effects: unknown unit kind {unit_kind!r}")
             for terrain, flags in table.items():
-                if terrain not in TERRAINS or not isinstance(flags, list) or not set(flags) <= TERRAIN_FLAGS:
+                if (terrain not in TERRAINS or not isinstance(flags, list) or not _texts(flags)
+                        or not set(flags) <= TERRAIN_FLAGS):
                     raise SettingsError(f"terrain_effects[{unit_kind}][{terrain}]: bad entry {flags!r}")
     if f.name == "zone_columns":
+        if not all(isinstance(v, list) and _texts(v) for v in value.values()):
+            raise SettingsError("zone_columns must split columns a-f among west, center and east")
         cols = [c for v in value.values() for c in v]
         if set(value) != {"west", "center", "east"} or sorted(cols) != list("abcdef"):
             raise SettingsError("zone_columns must split columns a-f among west, center and east")
-    if f.name == "cavalry_stop_terrain" and not set(value) <= set(TERRAINS):
+    if f.name == "cavalry_stop_terrain" and not (_texts(value) and set(value) <= set(TERRAINS)):
         raise SettingsError(f"cavalry_stop_terrain: unknown terrain in {value!r}")
     if f.name == "pile_composition":
-        if not set(value) <= set(CARD_TYPES) or not all(isinstance(n, int) and n >= 0 for n in value.values()):
-            raise SettingsError("pile_composition must map card types to counts")
+        check_pile(value)
+    if f.name == "terrain_map" and not all(isinstance(t, str) and t in TERRAINS for t in value.values()):
+        raise SettingsError("terrain_map must map sectors to terrain types")
+
+
+def check_pile(value) -> None:
+    """A side's pile: card type -> count, at most ``MAX_PILE_PER_TYPE`` of each. Raises SettingsError."""
+    if not isinstance(value, dict) or not set(value) <= set(CARD_TYPES) or not all(
+            isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in value.values()):
+        raise SettingsError("pile_composition must map card types to counts")
+    if any(n > MAX_PILE_PER_TYPE for n in value.values()):
+        raise SettingsError(f"a pile holds at most {MAX_PILE_PER_TYPE} cards of each type",
+                            f"в стопке не больше {MAX_PILE_PER_TYPE} карт каждого типа")
 
 
 def describe() -> list[dict]:

@@ -15,10 +15,30 @@ ATTACKS = ("musket", "artillery", "bayonet")
 CARD_STATES = ("in_pile", "placed", "revealed", "executed", "void", "spent")
 PHASES = ("orders", "initiative", "actions", "end_of_turn", "finished")
 ZONES = ("west", "center", "east")
+# Bounds of a state read from outside (a setup, an import), checked before anything is built from it:
+# the box holds 60 blocks and a unit at least one of them; a pile at most 20 cards of each of the 7 types.
+MAX_UNITS = 60
+MAX_CARDS = 2 * 7 * 20
+MAX_ID = 40  # a unit's or a card's id
+MAX_LABEL = 60  # a unit's label
+
+
+def check_units_size(units) -> None:
+    """A unit list within the bounds (a list of at most ``MAX_UNITS``). Raises StateError (RU/EN)."""
+    if not isinstance(units, list):
+        raise StateError("units must be a list")
+    if len(units) > MAX_UNITS:
+        raise StateError(f"at most {MAX_UNITS} units in a battle (the box holds 60 blocks), got {len(units)}",
+                         f"не больше {MAX_UNITS} отрядов в битве (в коробке 60 фишек), а не {len(units)}")
 
 
 class StateError(ValueError):
-    """A state dict cannot be turned into a valid state."""
+    """A state dict cannot be turned into a valid state. ``ru``: the Russian text when there is one
+    (the bounds), else ``None``."""
+
+    def __init__(self, message: str, ru: str | None = None):
+        super().__init__(message)
+        self.ru = ru
 
 
 def enemy_of(side: str) -> str:
@@ -85,8 +105,8 @@ class Unit:
             uid, owner, kind = d["id"], d["owner"], d["kind"]
         except KeyError as exc:
             raise StateError(f"unit is missing key {exc.args[0]!r}") from None
-        if not isinstance(uid, str) or not uid:
-            raise StateError("unit id must be a non-empty string")
+        if not isinstance(uid, str) or not uid or len(uid) > MAX_ID:
+            raise StateError(f"unit id must be a non-empty string of at most {MAX_ID} characters")
         _in(owner, SIDES, f"unit {uid}: owner")
         _in(kind, KINDS, f"unit {uid}: kind")
         allowed = {"id", "owner", "kind", "location", "sector", "facing", "formation", "flag",
@@ -109,14 +129,17 @@ class Unit:
         flag = d.get("flag", "up")
         _in(flag, ("up", "routed"), f"unit {uid}: flag")
         attacks = d.get("attacks_used", [])
-        if not isinstance(attacks, list) or not set(attacks) <= set(ATTACKS):
+        if not isinstance(attacks, list) or not all(isinstance(a, str) for a in attacks) or not set(attacks) <= set(ATTACKS):
             raise StateError(f"unit {uid}: attacks_used must be a list of {list(ATTACKS)}")
+        label = d.get("label", "")
+        if not isinstance(label, str) or len(label) > MAX_LABEL:
+            raise StateError(f"unit {uid}: label must be a string of at most {MAX_LABEL} characters")
         routed_since = d.get("routed_since")
         if routed_since is not None and not _is_int(routed_since):
             raise StateError(f"unit {uid}: routed_since must be an integer or null")
         u = cls(id=uid, owner=owner, kind=kind, sector=sector, facing=facing, formation=formation,
                 location=location, flag=flag, routed_since=routed_since,
-                attacks_used=sorted(set(attacks)), label=str(d.get("label", "")))
+                attacks_used=sorted(set(attacks)), label=label)
         if kind == "artillery":
             u.crew = _count(d.get("crew", 2), 2, f"unit {uid}: crew")
             u.gun = d.get("gun", True)
@@ -166,6 +189,8 @@ class OrderCard:
             c = cls(**d)
         except TypeError as exc:
             raise StateError(f"bad order card: {exc}") from None
+        if not isinstance(c.id, str) or len(c.id) > MAX_ID:
+            raise StateError(f"card id must be a string of at most {MAX_ID} characters")
         _in(c.owner, SIDES, f"card {c.id}: owner")
         _in(c.type, CARD_TYPES, f"card {c.id}: type")
         _in(c.state, CARD_STATES, f"card {c.id}: state")
@@ -249,7 +274,7 @@ class GameState:
         try:
             settings = Settings.from_dict(d.get("settings"))
         except SettingsError as exc:
-            raise StateError(str(exc)) from None
+            raise StateError(str(exc), exc.ru) from None
         terrain = d.get("terrain", {})
         if not isinstance(terrain, dict):
             raise StateError("terrain must map sector names to terrain types")
@@ -258,10 +283,14 @@ class GameState:
                 raise StateError(f"terrain: bad sector name {sector!r}")
             _in(kind, TERRAINS, f"terrain of {sector}")
         units_raw = d.get("units", [])
-        if not isinstance(units_raw, list):
-            raise StateError("units must be a list")
+        check_units_size(units_raw)
+        cards_raw = d.get("cards", [])
+        if not isinstance(cards_raw, list) or len(cards_raw) > MAX_CARDS:
+            raise StateError(f"cards must be a list of at most {MAX_CARDS} order cards")
+        if len(terrain) > 36:
+            raise StateError("terrain: at most 36 sectors")
         units = [Unit.from_dict(u) for u in units_raw]
-        cards = [OrderCard.from_dict(c) for c in d.get("cards", [])]
+        cards = [OrderCard.from_dict(c) for c in cards_raw]
         st = cls(units=units, terrain=dict(terrain), cards=cards, settings=settings,
                  turn=d.get("turn", 1), phase=d.get("phase", "actions"),
                  confirmed=list(d.get("confirmed", [])),

@@ -34,8 +34,8 @@ from .core import InputError
 from .geometry import SIDES
 from .queries import dice_need, dice_needs, engine_of, sides_to_reveal
 from .reasons import CARD_NAMES, ZONE_NAMES, bilingual, reason_of, side_names
-from .settings import CARD_TYPES, Settings
-from .state import ZONES, GameState, StateError, Unit
+from .settings import CARD_TYPES, Settings, SettingsError, check_pile
+from .state import ZONES, GameState, StateError, Unit, check_units_size
 
 STEPS_KEPT = 30
 HIDDEN = {"hidden": True}  # what a viewer sees of the other side's pending choice
@@ -81,7 +81,14 @@ def initial_state(units: list[dict], terrain: dict | None, settings: dict | None
                   players: dict[str, str]) -> dict:
     """The stored state of a new battle (orders phase of turn 1).
 
-    Raises StateError or SettingsError on a setup that is not possible."""
+    Raises StateError or SettingsError on a setup that is not possible, or beyond the bounds (units:
+    ``state.MAX_UNITS``; settings and piles: those of ``settings``), before anything is built."""
+    check_units_size(units)
+    if piles is not None:
+        if not isinstance(piles, dict) or not set(piles) <= set(SIDES):
+            raise SettingsError("piles must map a side to its pile")
+        for pile in piles.values():
+            check_pile(pile)
     cfg = Settings.from_dict(settings)
     terrain = cfg.terrain_map if terrain is None else terrain
     # validate through the state loader first (one unit per sector, formations, ...)

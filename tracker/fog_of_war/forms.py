@@ -7,7 +7,9 @@ from django import forms
 from django.utils.translation import gettext_lazy as _, pgettext_lazy
 
 from gameplay.fog_of_war.board import KNOWN_PROVINCES, SIDES
-from gameplay.fog_of_war.cards import card_list_ok
+from gameplay.fog_of_war.cards import card_list_ok, card_list_size_ok
+from gameplay.fog_of_war.limits import (MAX_CARD_TEXT, MAX_CARDS, MAX_KEY, MAX_MAP_TEXT, MAX_NAME, MAX_NEIGHBOURS,
+                                        MAX_PROVINCE_NUMBER, MAX_PROVINCES)
 from gameplay.fog_of_war.config import FowSettings
 from tracker.language import lang
 
@@ -27,8 +29,21 @@ MAP_HELP = _("One province per line: key; name; land or sea; VP; resources; sun,
              "supply_allies). Example: “poland; Poland; land; 2; 2; snow; berlin kiev baltics”.")
 
 
+def cards_too_many() -> str:
+    return _("At most %(n)s cards, typed in at most %(chars)s characters.") % {"n": MAX_CARDS, "chars": MAX_CARD_TEXT}
+
+
+def map_too_long() -> str:
+    return _("A map is at most %(n)s characters.") % {"n": MAX_MAP_TEXT}
+
+
 def parse_map(text: str) -> dict:
-    """The province lines of the map form -> the engine's map dict. Raises ``forms.ValidationError``."""
+    """The province lines of the map form -> the engine's map dict. Raises ``forms.ValidationError``.
+
+    Bounded (``gameplay.fog_of_war.limits``) before and while it reads: the text's length, the number of
+    provinces, a key's and a name's length, the neighbours of a province, VP and resources."""
+    if len(text or "") > MAX_MAP_TEXT:
+        raise forms.ValidationError(map_too_long())
     rows = []
     for n, line in enumerate((text or "").splitlines(), 1):
         line = line.strip()
@@ -39,14 +54,24 @@ def parse_map(text: str) -> dict:
             raise forms.ValidationError(_("Line %(n)s: expected at least 7 fields separated by “;”.") % {"n": n})
         key, name, kind, vp, res, climate, neigh = parts[:7]
         flags = parts[7].split() if len(parts) > 7 else []
+        if len(rows) >= MAX_PROVINCES:
+            raise forms.ValidationError(_("A map holds at most %(n)s provinces.") % {"n": MAX_PROVINCES})
         if not re.match(r"^[a-z][a-z0-9_]*$", key):
             raise forms.ValidationError(_("Line %(n)s: the key must be lowercase latin letters, digits or _.") % {"n": n})
+        if len(key) > MAX_KEY or len(name) > MAX_NAME:
+            raise forms.ValidationError(_("Line %(n)s: a key is at most %(key)s characters, a name at most %(name)s.")
+                                        % {"n": n, "key": MAX_KEY, "name": MAX_NAME})
         if kind not in ("land", "sea") or climate not in ("sun", "snow", "none"):
             raise forms.ValidationError(_("Line %(n)s: kind must be land or sea, the icon sun, snow or none.") % {"n": n})
-        if not (vp.isdigit() and res.isdigit()):
+        if not (vp.isascii() and vp.isdigit() and res.isascii() and res.isdigit()):
             raise forms.ValidationError(_("Line %(n)s: VP and resources must be whole numbers.") % {"n": n})
+        if int(vp) > MAX_PROVINCE_NUMBER or int(res) > MAX_PROVINCE_NUMBER:
+            raise forms.ValidationError(_("Line %(n)s: VP and resources are at most %(max)s.")
+                                        % {"n": n, "max": MAX_PROVINCE_NUMBER})
         row = {"key": key, "kind": kind, "vp": int(vp), "resources": int(res), "climate": climate,
                "neighbours": neigh.replace(",", " ").split()}
+        if len(row["neighbours"]) > MAX_NEIGHBOURS:
+            raise forms.ValidationError(_("Line %(n)s: at most %(max)s neighbours.") % {"n": n, "max": MAX_NEIGHBOURS})
         if name:
             row["name_ru"] = row["name_en"] = name
         for f in flags:
@@ -64,10 +89,18 @@ def parse_map(text: str) -> dict:
     if not rows:
         raise forms.ValidationError(_("Enter at least one province."))
     keys = {r["key"] for r in rows}
+    links: dict[str, set] = {k: set() for k in keys}
     for r in rows:
         bad = [x for x in r["neighbours"] if x not in keys]
         if bad:
             raise forms.ValidationError(_("Province %(key)s: unknown neighbour %(n)s.") % {"key": r["key"], "n": bad[0]})
+        for x in r["neighbours"]:
+            links[r["key"]].add(x)
+            links[x].add(r["key"])
+    crowded = next((k for k, v in links.items() if len(v) > MAX_NEIGHBOURS), None)
+    if crowded:
+        raise forms.ValidationError(_("Province %(key)s: at most %(max)s neighbours (counting the links back).")
+                                    % {"key": crowded, "max": MAX_NEIGHBOURS})
     return {"provinces": rows}
 
 
@@ -76,17 +109,17 @@ class NewFogGameForm(forms.Form):
     axis_player = forms.CharField(label=_("Axis player"), max_length=60, initial=_("Axis"))
     allies_player = forms.CharField(label=_("Allies player"), max_length=60, initial=pgettext_lazy("fog of war", "Allies"))
     axis_cards = forms.CharField(label=_("Axis battle cards"), initial="20", help_text=CARDS_HELP,
-                                 widget=forms.Textarea(attrs={"rows": 2}))
+                                 widget=forms.Textarea(attrs={"rows": 2, "maxlength": MAX_CARD_TEXT}))
     allies_cards = forms.CharField(label=_("Allied battle cards"), initial="20", help_text=CARDS_HELP,
-                                   widget=forms.Textarea(attrs={"rows": 2}))
+                                   widget=forms.Textarea(attrs={"rows": 2, "maxlength": MAX_CARD_TEXT}))
     neutral_cards = forms.CharField(label=_("Neutral cards (15)"), initial="15", help_text=CARDS_HELP,
-                                    widget=forms.Textarea(attrs={"rows": 2}))
+                                    widget=forms.Textarea(attrs={"rows": 2, "maxlength": MAX_CARD_TEXT}))
     preplace = forms.MultipleChoiceField(
         label=_("Step 1.9: Allied pre-placed defence (up to 3 different Allied or neutral provinces)"),
         required=False, widget=forms.CheckboxSelectMultiple,
         help_text=_("One card of the Allied deck goes face down into each chosen province."))
     board_map = forms.CharField(label=_("Board map (optional)"), required=False, help_text=MAP_HELP,
-                                widget=forms.Textarea(attrs={"rows": 4}))
+                                widget=forms.Textarea(attrs={"rows": 4, "maxlength": MAX_MAP_TEXT}))
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -139,9 +172,11 @@ class NewFogGameForm(forms.Form):
 
     def _clean_cards(self, name):
         text = self.cleaned_data[name].strip()
+        if not card_list_size_ok(text):
+            raise forms.ValidationError(cards_too_many())
         if not card_list_ok(text):
             raise forms.ValidationError(_("Use a number or card codes such as L3 N2 F1 A2 Z."))
-        if text.isdigit() and not 0 < int(text) <= 200:
+        if text.isdigit() and not 0 < int(text) <= MAX_CARDS:
             raise forms.ValidationError(_("Between 1 and 200 cards."))
         return text
 
@@ -177,7 +212,8 @@ class NewFogGameForm(forms.Form):
 
 
 class MapForm(forms.Form):
-    board_map = forms.CharField(label=_("Provinces"), help_text=MAP_HELP, widget=forms.Textarea(attrs={"rows": 8}))
+    board_map = forms.CharField(label=_("Provinces"), help_text=MAP_HELP,
+                                widget=forms.Textarea(attrs={"rows": 8, "maxlength": MAX_MAP_TEXT}))
 
     def clean_board_map(self):
         return parse_map(self.cleaned_data["board_map"])

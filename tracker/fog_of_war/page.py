@@ -7,8 +7,9 @@ from django.contrib import messages
 from django.utils.translation import gettext as _
 
 from gameplay.fog_of_war.board import SIDES, winter_bonus
-from gameplay.fog_of_war.cards import card_list_ok
+from gameplay.fog_of_war.cards import card_list_ok, card_list_size_ok
 from gameplay.fog_of_war.config import FowSettings
+from gameplay.fog_of_war.limits import MAX_CARD_TEXT, MAX_CARDS
 from gameplay.fog_of_war.state import SLOTS
 from gameplay.fog_of_war.stepper import (BATTLE_COMMANDS, GLOBAL_COMMANDS, HAND_COMMANDS, HIDDEN, STEPPER,
                                          TURN_COMMANDS, YE_SIDE_COMMANDS, card_code, checklist, choices, engine_of,
@@ -195,8 +196,10 @@ def _int(post, name, default=0, lo=0, hi=999):
 
 
 def _codes(post, name):
-    text = (post.get(name) or "").replace(",", " ").split()
-    return [t.upper() for t in text]
+    raw = post.get(name) or ""
+    if not card_list_size_ok(raw):
+        raise BadInput(_("“%(field)s”: at most %(n)s cards.") % {"field": name, "n": MAX_CARDS})
+    return [t.upper() for t in raw.replace(",", " ").split()]
 
 
 def _positions(post, name, stack):
@@ -283,6 +286,9 @@ def build_command(post, st, side) -> dict:
     if kind == "ye_reinforcements":
         for s in SIDES:
             text = (post.get(f"reinf_{s}") or "").strip()
+            if not card_list_size_ok(text):  # before anything reads it: a count or a list beyond the bounds
+                raise BadInput(_("Reinforcements: at most %(n)s cards a side (a count or card codes, up to "
+                                 "%(chars)s characters).") % {"n": MAX_CARDS, "chars": MAX_CARD_TEXT})
             if text and not card_list_ok(text):
                 raise BadInput(_("Reinforcements: a number or card codes such as L3 N2 F1 A2 Z."))
             c[s] = text

@@ -7,10 +7,12 @@ import random
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
+from gameplay.fog_of_war.limits import LimitError
 from gameplay.fog_of_war.stepper import STEPPER
 
 from tracker.core import access, log
 from tracker.core.models import Game
+from tracker.language import lang
 
 from .forms import NewFogGameForm
 
@@ -24,6 +26,8 @@ def new_game(request):
                 "settings": form.settings(), "axis_cards": d["axis_cards"], "allies_cards": d["allies_cards"],
                 "neutral_cards": d["neutral_cards"], "board": d["board_map"], "preplace": d["preplace"],
                 "seed": random.SystemRandom().randrange(2 ** 31)})
+        except LimitError as exc:  # the engine's own bounds (the form's come first, translated)
+            form.add_error(None, exc.en if lang() == "en" else exc.ru)
         except ValueError as exc:
             form.add_error(None, str(exc))
         else:

@@ -13,9 +13,42 @@ from gameplay.common import text as reason_text
 from gameplay.generalissimus import Settings, SettingsError, describe_settings
 from gameplay.generalissimus.geometry import SIDES, all_sectors
 from gameplay.generalissimus.queries import setup_warnings
-from gameplay.generalissimus.settings import DEFAULT_PILE, TERRAINS
-from gameplay.generalissimus.state import CARD_TYPES, FORMATIONS, ZONES
+from gameplay.generalissimus.settings import DEFAULT_PILE, MAX_DEPTH, MAX_PILE_PER_TYPE, TERRAINS
+from gameplay.generalissimus.state import CARD_TYPES, FORMATIONS, MAX_UNITS, ZONES
 from tracker.language import lang
+
+MAX_JSON_TEXT = 2_000  # a JSON setting as typed (the longest default, terrain_effects, is some 400)
+MAX_UNITS_TEXT = 4_000  # the unit list as typed: MAX_UNITS lines of some 60 characters
+
+
+def error_text(exc: Exception) -> str:
+    """An engine's setup error in the page's language: its Russian text when it has one."""
+    ru = getattr(exc, "ru", None)
+    return ru if ru and lang() == "ru" else str(exc)
+
+
+def json_depth_ok(text: str, limit: int) -> bool:
+    """At most ``limit`` nested ``[`` / ``{`` outside strings: checked before ``json.loads`` (whose
+    decoder recurses). Linear in the text, which the caller has already bounded."""
+    depth, in_str, esc = 0, False, False
+    for ch in text:
+        if in_str:
+            if esc:
+                esc = False
+            elif ch == "\\":
+                esc = True
+            elif ch == '"':
+                in_str = False
+        elif ch == '"':
+            in_str = True
+        elif ch in "[{":
+            depth += 1
+            if depth > limit:
+                return False
+        elif ch in "]}":
+            depth -= 1
+    return True
+
 
 KIND_SHORT = {"infantry": "inf", "cavalry": "cav", "artillery": "art"}
 FACE = {"south": "N", "north": "S"}
@@ -93,12 +126,18 @@ KIND_WORDS = {"infantry": "infantry", "inf": "infantry", "пехота": "infant
 
 
 def parse_units(text: str) -> list[dict]:
-    """One unit a line: `south infantry c3 N line 3` (facing, formation, blocks optional)."""
+    """One unit a line: `south infantry c3 N line 3` (facing, formation, blocks optional).
+
+    At most ``MAX_UNITS_TEXT`` characters and ``MAX_UNITS`` units (the engine's bound), checked first."""
+    if len(text) > MAX_UNITS_TEXT:
+        raise forms.ValidationError(gettext("At most %(n)s characters: one unit a line.") % {"n": MAX_UNITS_TEXT})
     units, count = [], {}
     for n, raw in enumerate(text.splitlines(), 1):
         tokens = raw.strip().lower().split()
         if not tokens or tokens[0].startswith("#"):
             continue
+        if len(units) >= MAX_UNITS:
+            raise forms.ValidationError(gettext("At most %(n)s units (the box holds 60 blocks).") % {"n": MAX_UNITS})
         if len(tokens) < 3 or tokens[0] not in SIDE_WORDS or tokens[1] not in KIND_WORDS:
             raise forms.ValidationError(gettext("Line %(n)s: write side, kind and sector, e.g. “south infantry c3 N line 3”.")
                                         % {"n": n})
@@ -195,7 +234,8 @@ class NewBattleForm(forms.Form):
         ("contact", _("Contact drill: two infantry units per side already face to face in the centre")),
     ])
     units = forms.CharField(label=_("Or your own units, one a line"), required=False,
-                            widget=forms.Textarea(attrs={"rows": 4, "placeholder": "south infantry c1 N column 3\nnorth cavalry a6"}),
+                            widget=forms.Textarea(attrs={"rows": 4, "maxlength": MAX_UNITS_TEXT,
+                                                         "placeholder": "south infantry c1 N column 3\nnorth cavalry a6"}),
                             help_text=_("side kind sector [facing N/E/S/W] [column/line/square/disordered] [blocks]. Filled in, it replaces the preset."))
 
     def __init__(self, *args, **kwargs):
@@ -209,14 +249,15 @@ class NewBattleForm(forms.Form):
                     widget=forms.Select(attrs={"class": "terrain-select", "data-terrain-cell": sector}))
                 self.sectors.append(sector)
         for ctype in CARD_TYPES:
-            self.fields[f"pile_{ctype}"] = forms.IntegerField(label=card_label(ctype), min_value=0, max_value=20,
+            self.fields[f"pile_{ctype}"] = forms.IntegerField(label=card_label(ctype), min_value=0, max_value=MAX_PILE_PER_TYPE,
                                                               initial=DEFAULT_PILE.get(ctype, 0))
         current = lang()
         for d in setting_specs():
             note = f"{d['ref']}: {d['en'] if current == 'en' else d['ru']}"
             key, default = d["key"], d["default"]
             if key in JSON_SETTINGS:
-                f = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), initial=json.dumps(default, ensure_ascii=False))
+                f = forms.CharField(widget=forms.Textarea(attrs={"rows": 2, "maxlength": MAX_JSON_TEXT}),
+                                    initial=json.dumps(default, ensure_ascii=False))
             elif key == "cavalry_stop_terrain":
                 f = forms.MultipleChoiceField(choices=[(t, terrain_label(t)) for t in TERRAINS], initial=default,
                                               widget=forms.CheckboxSelectMultiple, required=False)
@@ -249,9 +290,15 @@ class NewBattleForm(forms.Form):
                 continue
             value = data[d["field"]]
             if d["key"] in JSON_SETTINGS:
+                if len(value) > MAX_JSON_TEXT:
+                    self.add_error(d["field"], gettext("At most %(n)s characters.") % {"n": MAX_JSON_TEXT})
+                    continue
+                if not json_depth_ok(value, MAX_DEPTH):
+                    self.add_error(d["field"], gettext("Nested more than %(n)s levels deep.") % {"n": MAX_DEPTH})
+                    continue
                 try:
                     value = json.loads(value)
-                except (TypeError, ValueError):
+                except (TypeError, ValueError, RecursionError):
                     self.add_error(d["field"], gettext("Not valid JSON."))
                     continue
             if d["key"] == "cavalry_stop_terrain":
@@ -265,7 +312,7 @@ class NewBattleForm(forms.Form):
         try:
             Settings.from_dict(settings)
         except SettingsError as exc:
-            raise forms.ValidationError(gettext("Settings: %(error)s") % {"error": exc})
+            raise forms.ValidationError(gettext("Settings: %(error)s") % {"error": error_text(exc)})
         if sum(pile.values()) == 0:
             raise forms.ValidationError(gettext("The order pile is empty: give each side some cards."))
         if data.get("units", "").strip():

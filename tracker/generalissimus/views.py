@@ -35,7 +35,7 @@ def new(request):
             initial = STEPPER.new_state({"units": d["unit_list"], "terrain": d["terrain"], "settings": d["settings"],
                                          "piles": None, "players": players})
         except (StateError, SettingsError) as exc:
-            form.add_error(None, _("This setup is not possible: %(error)s") % {"error": exc})
+            form.add_error(None, _("This setup is not possible: %(error)s") % {"error": F.error_text(exc)})
         else:
             game = log.create_game(
                 Game.GENERALISSIMUS, d["name"], [(d["south_player"], ["south"]), (d["north_player"], ["north"])],
