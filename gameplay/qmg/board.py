@@ -27,6 +27,30 @@ class BoardError(ValueError):
     """A board or patch file that cannot be used; the message says what is wrong."""
 
 
+class BoardLimitError(BoardError):
+    """A patch or board larger than any printed board needs: ``what`` (a key of ``LIMITS``) is over ``limit``."""
+
+    def __init__(self, what: str, limit: int):
+        super().__init__(f"a board may have at most {limit} {what.replace('_', ' ')}")
+        self.what, self.limit = what, limit
+
+
+# What a patch (or a board built from one) may hold at most. A board is read on every page view of
+# its games, so its size is bounded; the maxima are small multiples of the standard 1st-edition board
+# (33 land and 14 sea spaces, 112 adjacencies, 5 straits, 13 stars), far above any printed correction.
+LIMITS = MappingProxyType({
+    "straits": 20,           # 4 × the standard 5: a group adds a canal or two, never dozens
+    "adjacencies": 224,      # 2 × the standard 112 (47 spaces could make 1,081)
+    "added_adjacencies": 112,    # entries of add_edges: as many as the standard board has
+    "removed_adjacencies": 112,  # entries of remove_edges: the standard board has no more to remove
+    "added_stars": 33,       # entries of add_stars / remove_stars: one per land space
+    "removed_stars": 33,
+    "added_straits": 20,     # entries of add_straits / remove_straits: the total's bound
+    "removed_straits": 20,
+    "characters_in_a_name": 100,  # a board's or a strait's name, a strait's id
+})
+
+
 @dataclass(frozen=True)
 class Space:
     id: str
@@ -168,15 +192,30 @@ _PATCH_KEYS = {"extends", "name", "add_edges", "remove_edges", "add_stars", "rem
 def apply_patch(base: dict, patch: dict) -> dict:
     try:
         return _apply_patch(base, patch)
+    except BoardLimitError:
+        raise
     except (TypeError, AttributeError, ValueError) as exc:  # a value of the wrong type somewhere
         raise BoardError(f"malformed board patch: {exc}".splitlines()[0]) from exc
 
 
-def _list(patch: dict, key: str) -> list:
+def _list(patch: dict, key: str, limit: str) -> list:
     value = patch.get(key) or []
     if not isinstance(value, list):
         raise BoardError(f"'{key}' in a board patch must be a list")
+    _bounded(len(value), limit)
     return value
+
+
+def _bounded(n: int, limit: str) -> None:
+    if n > LIMITS[limit]:
+        raise BoardLimitError(limit, LIMITS[limit])
+
+
+def _short_text(value) -> None:
+    """A name of a board or a strait: a text, or {ru: …, en: …} of texts, none of them too long."""
+    for text in (value.values() if isinstance(value, dict) else [value]):
+        if isinstance(text, str):
+            _bounded(len(text), "characters_in_a_name")
 
 
 def _apply_patch(base: dict, patch: dict) -> dict:
@@ -194,40 +233,46 @@ def _apply_patch(base: dict, patch: dict) -> dict:
 
     edges = [list(e) for e in base.get("edges", [])]
     pairs = {_pair(e[0], e[1]) for e in edges}
-    for e in _list(patch, "remove_edges"):
+    for e in _list(patch, "remove_edges", "removed_adjacencies"):
         a, b = _edge_ends(e)
         check_space(a), check_space(b)
         if _pair(a, b) not in pairs:
             raise BoardError(f"board patch removes an adjacency that does not exist: {a}–{b}")
         edges = [x for x in edges if _pair(x[0], x[1]) != _pair(a, b)]
         pairs.discard(_pair(a, b))
-    for e in _list(patch, "add_edges"):
+    for e in _list(patch, "add_edges", "added_adjacencies"):
         a, b = _edge_ends(e)
         check_space(a), check_space(b)
         if _pair(a, b) not in pairs:
             edges.append([a, b, "patch"])
             pairs.add(_pair(a, b))
-    for sid in _list(patch, "add_stars"):
+    for sid in _list(patch, "add_stars", "added_stars"):
         check_space(sid)
         if sid not in land:
             raise BoardError(f"only a land space can be a supply source: {sid}")
         land[sid]["supply"] = True
-    for sid in _list(patch, "remove_stars"):
+    for sid in _list(patch, "remove_stars", "removed_stars"):
         check_space(sid)
         if sid in land:
             land[sid]["supply"] = False
     straits = {k: dict(v) for k, v in (base.get("straits") or {}).items()}
-    for sid in _list(patch, "remove_straits"):
+    for sid in _list(patch, "remove_straits", "removed_straits"):
         if sid not in straits:
             raise BoardError(f"board patch removes an unknown strait: {sid}")
         del straits[sid]
     added = patch.get("add_straits") or {}
     if not isinstance(added, dict) or not all(isinstance(v, dict) for v in added.values()):
         raise BoardError("'add_straits' in a board patch maps strait ids to {ru, en, land, seas}")
+    _bounded(len(added), "added_straits")
     for sid, spec in added.items():
+        _short_text(str(sid))
+        _short_text(spec.get("ru")), _short_text(spec.get("en"))
         straits[str(sid)] = dict(spec)
+    _bounded(len(straits), "straits")
+    _bounded(len(edges), "adjacencies")
     data.update(land=land, sea=sea, edges=edges, straits=straits)
     if "name" in patch:
+        _short_text(patch["name"])
         data["name"] = patch["name"]
     return data
 
@@ -278,6 +323,8 @@ def _build_board(data: dict) -> Board:
         turn_order = tuple(data["turn_order"])
         if set(turn_order) != set(countries):
             raise BoardError("turn_order must list every country once")
+        _bounded(len(data.get("edges") or []), "adjacencies")
+        _bounded(len(data.get("straits") or {}), "straits")
         edges = set()
         for e in data.get("edges") or []:
             a, b = _edge_ends(e)

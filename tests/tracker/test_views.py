@@ -46,7 +46,10 @@ def state(game):
 # --- start page and new game ---------------------------------------------------------------
 
 def test_home_lists_unfinished_games_and_offers_a_new_game(client, game):
+    # a browser without a link sees the new-game form but no game; with a link, its games
     html = client.get("/").content.decode()
+    assert "Вечер" not in html and 'name="players"' in html
+    html = as_host(client, game).get("/").content.decode()
     assert "Вечер" in html and 'name="players"' in html
 
 
@@ -229,6 +232,9 @@ def test_english_messages(client, game):
 # --- live sync -----------------------------------------------------------------------------
 
 def test_poll_answers_unchanged_cheaply_and_triggers_a_refresh_when_changed(client, game, django_assert_num_queries):
+    # without a link the poll says nothing about the game (as for a game that does not exist)
+    assert client.get(reverse("poll", args=[game.pk]), {"v": 0}).status_code == 404
+    as_host(client, game)
     game.refresh_from_db()
     with django_assert_num_queries(1):
         r = client.get(reverse("poll", args=[game.pk]), {"v": game.version})

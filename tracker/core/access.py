@@ -6,6 +6,7 @@ request, so a regenerated token revokes the old link at once.
 """
 from __future__ import annotations
 
+from django.db.models import Exists, OuterRef, Q
 from django.shortcuts import render
 
 from .log import Actor
@@ -44,6 +45,22 @@ def _seat(game, token):
     if not token:
         return None
     return Seat.objects.filter(game=game, token=token).first()
+
+
+def linked_values(request, pk, *fields) -> tuple | None:
+    """``fields`` of game ``pk`` when this browser holds a valid link to it (host, seat or spectator),
+    else None: one query, the links checked in its WHERE clause (none at all without any link)."""
+    entry = request.session.get(SESSION_KEY, {}).get(str(pk), {})
+    links = Q()
+    if entry.get("host"):
+        links |= Q(host_token=entry["host"])
+    if entry.get("watch"):
+        links |= Q(spectator_token=entry["watch"])
+    if entry.get("seat"):
+        links |= Q(Exists(Seat.objects.filter(game=OuterRef("pk"), token=entry["seat"])))
+    if not links:
+        return None
+    return Game.objects.filter(links, pk=pk).values_list(*fields).first()
 
 
 def known_games(request) -> set[int]:

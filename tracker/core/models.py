@@ -122,3 +122,10 @@ class PrivateNote(models.Model):
     text = models.TextField(blank=True, default="")
     active = models.BooleanField(default=True)  # a used response is revealed and no longer private
     created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            # one hand note per seat and country: two first saves at once cannot both insert
+            models.UniqueConstraint(fields=["game", "seat", "country", "kind"], condition=models.Q(kind="hand"),
+                                    name="hand_note_unique"),
+        ]

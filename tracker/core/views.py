@@ -42,10 +42,12 @@ def game(request, pk):
 
 @require_GET
 def poll(request, pk):
-    """Cheap: one indexed query; 204 while the version is unchanged, else ask the page to refresh."""
-    version = Game.objects.filter(pk=pk).values_list("version", flat=True).first()
-    if version is None:
+    """Cheap: one indexed query; 204 while the version is unchanged, else ask the page to refresh.
+    404, as for a missing game, to a browser without a valid link to it: whether a game changes is its own."""
+    row = access.linked_values(request, pk, "version")
+    if row is None:
         return HttpResponse(status=404)
+    version = row[0]
     try:
         known = int(request.GET.get("v", "-1"))
     except ValueError:
@@ -152,6 +154,8 @@ def seats(request, pk):
     game, denied = _host(request, pk, _("Only the host sees the join links."))
     if denied:
         return denied
+    if request.method == "POST" and request.POST.get("link") in ("host", "watch"):
+        return _new_game_link(request, game, request.POST["link"])
     if request.method == "POST":
         seat_id = request.POST.get("seat", "")
         readable = seat_id.isascii() and seat_id.isdigit() and len(seat_id) < 10  # "²" is a digit to isdigit()
@@ -169,6 +173,21 @@ def seats(request, pk):
     host = _absolute(request, reverse("host_link", args=[game.host_token]))
     return render(request, "seats.html", {"game": game, "rows": rows, "watch_url": watch_url,
                                           "watch_qr": _qr_svg(watch_url), "host_url": host})
+
+
+def _new_game_link(request, game, link: str):
+    """A new host or spectator link; the old one stops working at once (the host's own browser keeps
+    its rights through the new link)."""
+    if link == "host":
+        game.host_token = new_token()
+        game.save(update_fields=["host_token"])
+        access.grant(request, game, "host", game.host_token)
+        messages.info(request, _("A new host link was made; the old one no longer works."))
+    else:
+        game.spectator_token = new_token()
+        game.save(update_fields=["spectator_token"])
+        messages.info(request, _("A new spectator link was made; the old one no longer works."))
+    return redirect("seats", pk=game.pk)
 
 
 def join(request, token):
@@ -198,6 +217,10 @@ def export_game(request, pk):
     game, denied = _host(request, pk, _("Only the host may export the game."))
     if denied:
         return denied
+    if not game.finished and transfer.holds_hidden_information(game):
+        # the host is usually a player too: a running game's file would show the others' hidden cards
+        return HttpResponseForbidden(_("While the game runs its file would show cards that players keep hidden: "
+                                       "export it when the game is over."))
     response = HttpResponse(transfer.dumps(transfer.export_game(game)), content_type="application/json")
     response["Content-Disposition"] = f'attachment; filename="game-{game.pk}.json"'
     return response

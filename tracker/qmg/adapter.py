@@ -3,11 +3,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-import yaml
 from django.utils.translation import gettext
 
 from gameplay.qmg import Position
-from gameplay.qmg.board import BoardError, build_board, resolve_patch
 from gameplay.qmg.stepper import QmgStepper
 from gameplay.qmg.table import Cards, Table, new_table
 
@@ -17,8 +15,7 @@ from tracker.core.registry import GameAdapter
 
 from . import page, selectors
 from .models import BoardVariant, CountryCards, Piece, QmgTable
-
-MAX_PATCH = 50_000  # characters of an imported board variant's patch
+from .variants import check_patch
 
 
 class QmgAdapter(GameAdapter):
@@ -149,26 +146,7 @@ def _checked_variant(raw) -> tuple[str, str]:
     name, patch = raw["name"], raw["patch"]
     if not isinstance(name, str) or not name.strip() or len(name) > 100:
         raise ValueError(gettext("a board variant needs a name of 1 to 100 characters"))
-    if not isinstance(patch, str) or len(patch) > MAX_PATCH:
-        raise ValueError(gettext("the text is longer than %(n)s characters") % {"n": MAX_PATCH})
-    try:
-        # anchors and aliases could expand a short text into a huge structure: a patch needs none
-        if any(isinstance(ev, yaml.AliasEvent) or getattr(ev, "anchor", None)
-               for ev in yaml.parse(patch, Loader=yaml.SafeLoader)):
-            raise ValueError(gettext("YAML anchors and aliases are not allowed in a board patch"))
-        data = yaml.safe_load(patch)
-    except yaml.YAMLError as exc:
-        raise ValueError(gettext("not valid YAML: %(error)s") % {"error": str(exc).splitlines()[0][:200]}) from None
-    if not isinstance(data, dict):
-        raise ValueError(gettext("the patch must be a mapping"))
-    if data.setdefault("extends", "standard") != "standard":
-        raise ValueError(gettext("a patch can only extend the standard board"))
-    try:
-        build_board(resolve_patch(data))
-    except BoardError as exc:
-        raise ValueError(str(exc).splitlines()[0][:300]) from None
-    except Exception as exc:  # noqa: BLE001 — a malformed patch the board builder did not foresee
-        raise ValueError(gettext("the patch cannot be applied (%(error)s)") % {"error": exc.__class__.__name__}) from None
+    check_patch(patch)  # PatchError is a ValueError
     return name, patch
 
 

@@ -1,12 +1,11 @@
 """Forms: they only parse and bound input; the rules engine decides what is legal."""
-import yaml
 from django import forms
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from gameplay.qmg import load_board
-from gameplay.qmg.board import BoardError, build_board, resolve_patch, seed_fact_problems
+from gameplay.qmg.board import seed_fact_problems
 from gameplay.qmg.cards import fold, load_catalogue
 from gameplay.qmg.table import BASIC_CARD_ACTION, CARD_TYPES, CARD_TYPE_NAMES
 
@@ -14,6 +13,7 @@ from gameplay.qmg.seating import DEFAULT_SEATING
 from tracker.language import lang as _lang
 
 from .models import BoardVariant
+from .variants import MAX_PATCH, PatchError, check_patch
 
 BOARD = load_board()
 COUNTRIES = BOARD.turn_order
@@ -283,27 +283,19 @@ class BoardVariantForm(forms.ModelForm):
     class Meta:
         model = BoardVariant
         fields = ["name", "patch"]
-        widgets = {"patch": forms.Textarea(attrs={"rows": 12, "spellcheck": "false"})}
+        widgets = {"patch": forms.Textarea(attrs={"rows": 12, "spellcheck": "false", "maxlength": MAX_PATCH})}
         help_texts = {"patch": _("A patch of the standard board: extends, add_edges, remove_edges, add_stars, "
                                  "remove_stars, add_straits, remove_straits (see the example).")}
 
     def clean_patch(self):
-        text = self.cleaned_data["patch"]
+        """The one check of a patch (``tracker.qmg.variants``), shared with an imported game's variant."""
         try:
-            data = yaml.safe_load(text)
-        except yaml.YAMLError as exc:
-            raise forms.ValidationError(_("Not valid YAML: %(error)s") % {"error": str(exc).splitlines()[0]})
-        if not isinstance(data, dict):
-            raise forms.ValidationError(_("The patch must be a mapping (key: value lines)."))
-        data.setdefault("extends", "standard")
-        if data["extends"] != "standard":
-            raise forms.ValidationError(_("A patch entered here can only extend the standard board."))
-        try:
-            self.board = build_board(resolve_patch(data))
-        except BoardError as exc:
-            raise forms.ValidationError(str(exc))
+            checked = check_patch(self.cleaned_data["patch"])
+        except PatchError as exc:
+            raise forms.ValidationError(str(exc), code=exc.code) from None
+        self.board = checked.board
         self.problems = seed_fact_problems(self.board)
-        return text
+        return self.cleaned_data["patch"]
 
 
 class AirForm(VersionForm):

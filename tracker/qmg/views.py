@@ -3,6 +3,7 @@ The game page and its moves are the core's (``tracker.core.views``) through ``tr
 from __future__ import annotations
 
 from django.contrib import messages
+from django.db import IntegrityError, transaction
 from django.http import HttpResponse, HttpResponseForbidden
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
@@ -34,8 +35,8 @@ def home(request):
                            d["board_variant"])
         access.grant(request, game, "host", game.host_token)
         return redirect("seats", pk=game.pk)
-    known = access.known_games(request)
-    games = list(Game.objects.filter(winner="").order_by("-updated_at")[:50])
+    known = access.known_games(request)  # only the games this browser has a link to: a game is no one else's
+    games = list(Game.objects.filter(winner="", pk__in=known).order_by("-updated_at")[:50]) if known else []
     return render(request, "home.html", {"form": form, "games": games, "known": known})
 
 
@@ -51,12 +52,39 @@ def boards(request):
     """Board variants: a group corrects its printed board as data, never as code."""
     form = BoardVariantForm(request.POST or None, initial={"patch": EXAMPLE_PATCH})
     if request.method == "POST" and form.is_valid():
-        variant = form.save()
-        messages.success(request, _("Board variant “%(name)s” saved.") % {"name": variant.name})
-        for problem in form.problems:
-            messages.warning(request, _("It contradicts the rulebook: %(problem)s") % {"problem": problem})
-        return redirect("boards")
-    return render(request, "boards.html", {"form": form, "variants": BoardVariant.objects.order_by("name")})
+        variant = _save_variant(form)
+        if variant is not None:
+            messages.success(request, _("Board variant “%(name)s” saved.") % {"name": variant.name})
+            for problem in form.problems:
+                messages.warning(request, _("It contradicts the rulebook: %(problem)s") % {"problem": problem})
+            return redirect("boards")
+    return render(request, "boards.html", {"form": form, "variants": BoardVariant.objects.order_by("name")},
+                  status=_form_status(form))
+
+
+def _save_variant(form) -> BoardVariant | None:
+    """The saved variant, or None with a form error when another request saved one of this name first
+    (between this form's uniqueness check and its save)."""
+    try:
+        with transaction.atomic():  # a savepoint: the failed insert leaves the request's transaction usable
+            return form.save()
+    except IntegrityError:
+        if not BoardVariant.objects.filter(name=form.cleaned_data["name"]).exists():
+            raise  # not the name: a fault to report, not a form error
+        form.add_error("name", form.instance.unique_error_message(BoardVariant, ("name",)))  # code "unique"
+        return None
+
+
+def _form_status(form) -> int:
+    """200 for the page or a form to correct; 409 when the name was taken (perhaps at the same moment);
+    400 when the patch is over a bound (length, aliases, more than a board may hold)."""
+    if not form.is_bound or not form.errors:
+        return 200
+    if form.has_error("name", code="unique"):
+        return 409
+    if form.has_error("patch", code="size"):
+        return 400
+    return 200
 
 
 @require_POST
@@ -70,9 +98,27 @@ def note(request, pk):
         return HttpResponseForbidden(_("Only a player's own seat keeps private notes."))
     form = NoteForm(request.POST, countries=actor.seat.countries)
     if form.is_valid():
-        PrivateNote.objects.update_or_create(
-            game=game, seat=actor.seat, country=form.cleaned_data["country"], kind=PrivateNote.HAND,
-            defaults={"text": form.cleaned_data["text"]})
+        save_hand_note(game, actor.seat, form.cleaned_data["country"], form.cleaned_data["text"])
         messages.success(request, _("Note saved."))
         return redirect("game", pk=game.pk)
     return HttpResponse(_("Invalid note."), status=400)
+
+
+def save_hand_note(game: Game, seat, country: str, text: str) -> PrivateNote:
+    """An upsert of the seat's one hand note per country. Two first saves at the same moment both find
+    no row and both insert; the unique constraint (``hand_note_unique``) refuses the second, which then
+    updates the row the first one made."""
+    for _attempt in range(3):  # bounded: after an IntegrityError the row exists, so the next try updates
+        try:
+            with transaction.atomic():
+                note = (PrivateNote.objects.select_for_update()
+                        .filter(game=game, seat=seat, country=country, kind=PrivateNote.HAND).first())
+                if note is None:
+                    return PrivateNote.objects.create(game=game, seat=seat, country=country,
+                                                      kind=PrivateNote.HAND, text=text)
+                note.text = text
+                note.save(update_fields=["text"])
+                return note
+        except IntegrityError:
+            continue
+    raise IntegrityError("the hand note could be neither created nor updated")
