@@ -409,3 +409,16 @@ def test_poll_and_live_refresh_markup(client, game):
     assert 'hx-trigger="game-changed from:body"' in html and reverse("poll", args=[game.pk]) in html
     game.refresh_from_db()
     assert client.get(reverse("poll", args=[game.pk]), {"v": game.version}).status_code == 204
+
+
+def test_the_host_cannot_play_cards_from_a_sides_hand(client, game):
+    """Cards from a hand are the hand's own seat's: the host (the creating browser) is refused before
+    the engine looks, whether or not the cards are in that hand."""
+    axis, _allies, _watcher = clients(None, game)
+    assert post(axis, game, "start_turn").status_code == 200
+    before = snapshot(game)
+    real = post(client, game, "new_op", side="axis", target="vichy", cards=hand(game, "axis")[:1])
+    made_up = post(client, game, "new_op", side="axis", target="vichy", cards=["A-L9-99"])
+    assert real.status_code == made_up.status_code == 403
+    assert snapshot(game) == before
+    assert post(axis, game, "new_op", target="vichy", cards=hand(game, "axis")[:1]).status_code == 200

@@ -452,3 +452,18 @@ def test_a_secret_simultaneous_move_survives_the_other_sides_move(game, south, n
     assert r.status_code == 409
     r = post(south, game, "place", version=game.version - 1, side="south", card_type="move", zone="east")
     assert r.status_code == 409
+
+
+def test_the_host_cannot_handle_or_probe_a_sides_face_down_orders(client, game, south):
+    """The host's powers never include a side's face-down cards: placing, taking back or choosing one
+    for a side is refused before the engine looks, so the answer is the same whether the card exists."""
+    ok(post(south, game, "place", side="south", card_type="move", zone="west"))
+    before = snapshot(game)
+    existing = post(client, game, "unplace", side="south", card="S-move-1")
+    missing = post(client, game, "unplace", side="south", card="S-move-99")
+    assert existing.status_code == missing.status_code == 403
+    assert "ведущий" in existing.content.decode() or "host" in existing.content.decode()
+    assert post(client, game, "place", side="north", card_type="move", zone="west").status_code == 403
+    assert snapshot(game) == before
+    # the side's own seat still may
+    ok(post(south, game, "unplace", side="south", card="S-move-1"))

@@ -130,3 +130,29 @@ def test_get_on_write_endpoints_is_not_allowed(game):
     assert c.get(reverse("undo", args=[game.pk])).status_code == 405
     assert c.get(reverse("redo", args=[game.pk])).status_code == 405
     assert c.get(reverse("note", args=[game.pk])).status_code == 405
+
+
+def test_the_host_and_spectator_links_can_be_made_anew(game):
+    """Like a seat's link: the old host or spectator link stops working at once; the host's own browser
+    keeps its rights through the new link."""
+    host, watcher = client_as(game, "host"), client_as(game, "spectator")
+    old_host, old_watch = game.host_token, game.spectator_token
+    other_host = Client()
+    other_host.get(reverse("host_link", args=[old_host]))
+    assert watcher.get(reverse("game", args=[game.pk])).status_code == 200
+    assert host.post(reverse("seats", args=[game.pk]), {"link": "watch"}).status_code == 302
+    game.refresh_from_db()
+    assert game.spectator_token != old_watch
+    assert watcher.get(reverse("game", args=[game.pk])).status_code == 403
+    assert Client().get(reverse("watch", args=[old_watch])).status_code == 404
+    assert host.post(reverse("seats", args=[game.pk]), {"link": "host"}).status_code == 302
+    game.refresh_from_db()
+    assert game.host_token != old_host
+    assert host.get(reverse("seats", args=[game.pk])).status_code == 200  # still the host
+    assert other_host.get(reverse("seats", args=[game.pk])).status_code == 403  # the old link is dead
+    assert Client().get(reverse("host_link", args=[old_host])).status_code == 404
+    # only the host may do it
+    seat = client_as(game, "axis")
+    assert seat.post(reverse("seats", args=[game.pk]), {"link": "host"}).status_code == 403
+    game.refresh_from_db()
+    assert host.get(reverse("seats", args=[game.pk])).status_code == 200

@@ -15,6 +15,8 @@ from django.utils import translation
 
 from gameplay.common import Reason, accepted, refused, replay_commands
 from gameplay.qmg.seating import DEFAULT_SEATING
+from tests.tracker import test_fog_of_war_views as fow
+from tests.tracker import test_generalissimus_views as gen
 from tracker.core import log, transfer
 from tracker.core.log import Actor
 from tracker.core.models import Event, Game, GameState, PrivateNote, Seat
@@ -931,3 +933,21 @@ def test_a_generalissimus_battle_survives_export_and_import(via_command_line, tm
     assert copy_.undone_moves == [] and copy_.version == 9
     stepper = adapter_of(copy_).stepper(copy_)
     assert stepper.to_json(log.replay(copy_)) == stepper.to_json(log.current_state(copy_))
+
+
+def test_the_host_cannot_export_a_running_game_with_hidden_cards(client):
+    """The host is usually a player too: a running Fog of War or Generalissimus game would show the
+    other side's hand or face-down orders in its file, so the export waits for the end of the game.
+    QMG's state names no hidden card (face-down responses are counts), so it exports at any time."""
+    for module in (fow, gen):
+        made = module.create(Client())
+        game = made[0] if isinstance(made, tuple) else made
+        assert transfer.holds_hidden_information(game)
+        host = Client()
+        host.get(reverse("host_link", args=[game.host_token]))
+        r = host.get(reverse("export_game", args=[game.pk]))
+        assert r.status_code == 403 and b'"events"' not in r.content
+        Game.objects.filter(pk=game.pk).update(winner="axis" if module is fow else "south")
+        assert host.get(reverse("export_game", args=[game.pk])).status_code == 200
+    qmg = create_game("Q", list(zip(["A", "B"], DEFAULT_SEATING[2])), {})
+    assert not transfer.holds_hidden_information(qmg)

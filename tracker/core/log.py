@@ -32,6 +32,9 @@ STALE_REASON = Reason(
     "stale", "Игра изменилась, пока вы вводили ход: вот новое положение. Проверьте и повторите.",
     "The game changed while you were entering your move: here is the new state. Check and try again.")
 FORBIDDEN_REASON = Reason("forbidden", "Вы не можете ходить за эту сторону.", "You cannot act for this side.")
+SECRET_REASON = Reason(
+    "secret", "Закрытыми картами стороны распоряжается только её игрок: ведущий не может сделать это за него.",
+    "Only a side's own player handles its face-down cards: the host cannot do it for them.")
 NOT_YOURS_REASON = Reason(
     "forbidden", "Отменить или вернуть ход может ведущий или тот, кто его сделал.",
     "Only the host or the seat that made a move may undo or redo it.")
@@ -137,6 +140,8 @@ def _submit_locked(game: Game, actor: Actor, command: dict) -> Result:
         allowed = actor.allowed(adapter.roles(game))
         if (side is None and not allowed) or (side is not None and side not in allowed):
             return Result(FORBIDDEN, FORBIDDEN_REASON)
+        if side is not None and side not in actor.own_roles and adapter.secret(command):
+            return Result(FORBIDDEN, SECRET_REASON)  # before the engine: its answer could reveal a card
         command = stepper.prepare(state, command, _rng)
         outcome = stepper.apply(state, command)
     except ValueError as exc:  # the engines' malformed-command errors (not merely illegal moves)

@@ -57,6 +57,11 @@ class GameAdapter:
         """The log's public columns of a move made on ``state``: round and phase."""
         return {"round": 0, "phase": ""}
 
+    def secret(self, command: dict) -> bool:
+        """Does ``command`` handle its side's face-down cards? Then only that side's own seat may send it:
+        the host's powers never include seeing (or probing) what its own seat may not see."""
+        return False
+
     def commutes(self, command: dict, later: list) -> bool:
         """May ``command``, sent against an older version, still be applied after the ``later``
         events? (Only for moves that cannot mean anything else, e.g. simultaneous secret orders.)"""

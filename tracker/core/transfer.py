@@ -97,6 +97,15 @@ def _event_json(e: Event, number_of: dict) -> dict:
             "command": e.command, "target": e.target, "summary_ru": e.summary_ru, "summary_en": e.summary_en}
 
 
+def holds_hidden_information(game: Game) -> bool:
+    """Would the whole state show something the public may not see (face-down cards, hands, orders)?
+    Asked of the game's own engine: its view for nobody differs from the state itself."""
+    adapter = adapter_of(game)
+    stepper, state = adapter.stepper(game), adapter.load(game)
+    public = adapter.comparable(game, stepper.to_json(stepper.view_for(state, None)))
+    return public != adapter.comparable(game, stepper.to_json(state))
+
+
 def dumps(doc: dict) -> str:
     return json.dumps(doc, ensure_ascii=False, indent=1)
 

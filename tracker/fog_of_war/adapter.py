@@ -1,7 +1,7 @@
 """*The Fog of War*'s adapter to the shared core: the engine's stepper, its JSON state, its page."""
 from __future__ import annotations
 
-from gameplay.fog_of_war.stepper import STEPPER, FogOfWarStepper
+from gameplay.fog_of_war.stepper import HAND_COMMANDS, STEPPER, FogOfWarStepper
 
 from tracker.core.models import Game
 from tracker.core.registry import GameAdapter
@@ -21,6 +21,10 @@ class FogOfWarAdapter(GameAdapter):
 
     def winner(self, state: dict) -> str | None:
         return state["engine"].get("winner")
+
+    def secret(self, command: dict) -> bool:
+        """Cards played from a hand: only the hand's own seat knows them."""
+        return command.get("type") in HAND_COMMANDS
 
     parse = staticmethod(page.parse)
     context = staticmethod(page.context)

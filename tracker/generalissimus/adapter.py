@@ -8,6 +8,8 @@ from tracker.core.registry import GameAdapter
 
 from . import page
 
+# Commands that handle a side's face-down order cards: only its own seat sends them.
+SECRET = {"place", "unplace", "choose"}
 # Commands a side makes at the same time as the other side, on its own secret part of the table
 # (orders face down, the card for a step, its own dice).
 SIMULTANEOUS = {"place", "unplace", "confirm", "choose", "dice"}
@@ -26,6 +28,9 @@ class GeneralissimusAdapter(GameAdapter):
 
     def winner(self, state: dict) -> str | None:
         return state["engine"].get("winner")
+
+    def secret(self, command: dict) -> bool:
+        return command.get("type") in SECRET
 
     def commutes(self, command: dict, later: list[Event]) -> bool:
         """A secret move still means what it meant when only the other side's secret moves came in
