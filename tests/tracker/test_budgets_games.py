@@ -5,12 +5,12 @@ changed. The time each takes is printed (``pytest -s``); only a generous sanity 
 import time
 
 import pytest
-from django import forms as djforms
 from django.test import Client
 from django.urls import reverse
 
 from gameplay.fog_of_war.limits import MAX_CARDS, MAX_MAP_TEXT, MAX_NEIGHBOURS, MAX_PROVINCES
 from gameplay.generalissimus.state import MAX_UNITS
+from tests.tracker.helpers import initial_data
 from tracker.core import log
 from tracker.fog_of_war.forms import NewFogGameForm
 from tracker.generalissimus.forms import MAX_JSON_TEXT, NewBattleForm
@@ -29,22 +29,6 @@ def timed(label, fn, *args, **kwargs):
     print(f"\n{label}: {r.status_code} in {took * 1000:.1f} ms")
     assert took < SANITY, (label, took)
     return r
-
-
-def initial_data(form, **overrides):
-    """A form as a browser posts it with every default kept."""
-    data = {}
-    for name, field in form.fields.items():
-        init = form.get_initial_for_field(field, name)
-        if isinstance(field, djforms.BooleanField):
-            if init:
-                data[name] = "on"
-        elif init is None:
-            continue
-        else:
-            data[name] = init if isinstance(init, list) else str(init)
-    data.update(overrides)
-    return data
 
 
 # --- The Fog of War: new game -----------------------------------------------------------------------

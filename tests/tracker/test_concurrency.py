@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import http.cookiejar
 import re
-import threading
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -24,6 +23,7 @@ from django.db import connections
 from pytest_django.live_server_helper import LiveServer
 
 from gameplay.qmg.seating import DEFAULT_SEATING
+from tests.tracker.helpers import fire
 from tracker.core import log
 from tracker.core.log import Actor
 from tracker.models import Event, Game, Piece
@@ -87,30 +87,6 @@ class Phone:
             return exc.code, exc.read().decode("utf-8")
 
 
-def _fire(n, work):
-    """Run ``work(i)`` in n threads released at the same moment; results in order."""
-    barrier = threading.Barrier(n)
-    results: list = [None] * n
-    errors: list = []
-
-    def run(i):
-        try:
-            barrier.wait(timeout=30)
-            results[i] = work(i)
-        except BaseException as exc:  # noqa: BLE001 — reported below
-            errors.append(exc)
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(n)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=120)
-    assert not errors, errors
-    return results
-
-
 def test_the_same_move_fired_by_eight_phones_applies_once(server):
     game = new_game()
     token = game.seats.get(number=1).token
@@ -121,7 +97,7 @@ def test_the_same_move_fired_by_eight_phones_applies_once(server):
     version = Game.objects.get(pk=game.pk).version
     data = {"command": "play_card", "version": version, "card_type": "build_army", "space": "eastern_europe"}
 
-    results = _fire(N, lambda i: phones[i].post(f"/g/{game.pk}/command/", data))
+    results = fire(N, lambda i: phones[i].post(f"/g/{game.pk}/command/", data))
 
     statuses = sorted(status for status, _body in results)
     assert statuses == [200] + [409] * (N - 1), statuses
@@ -154,7 +130,7 @@ def test_different_moves_at_the_same_version_one_wins(server):
         return phones[i].post(f"/g/{game.pk}/command/", {"command": "play_card", "version": version,
                                                      "card_type": "build_army", "space": spaces[i]})
 
-    statuses = sorted(s for s, _b in _fire(N, work))
+    statuses = sorted(s for s, _b in fire(N, work))
     assert statuses.count(200) == 1 and statuses.count(409) == N - 1, statuses
     assert Piece.objects.filter(game=game, kind="army", country="germany").count() == 2  # home + the one built
     assert_log_and_projection(game.pk)
@@ -169,7 +145,7 @@ def test_undo_fired_by_eight_phones_applies_once(server):
     phones = [Phone(server) for _ in range(N)]
     for phone in phones:
         phone.get(f"/host/{game.host_token}/")
-    results = _fire(N, lambda i: phones[i].post(f"/g/{game.pk}/undo/", {"version": 2}))
+    results = fire(N, lambda i: phones[i].post(f"/g/{game.pk}/undo/", {"version": 2}))
     statuses = sorted(s for s, _b in results)
     assert statuses == [200] + [409] * (N - 1), statuses
     game = Game.objects.get(pk=game.pk)
@@ -185,7 +161,7 @@ def test_log_submit_from_eight_threads_applies_once(real_db):
     def work(i):
         return log.submit(game.pk, 1, Actor(seat=seat), BUILD).status
 
-    statuses = sorted(_fire(N, work))
+    statuses = sorted(fire(N, work))
     assert statuses == sorted([log.APPLIED] + [log.STALE] * (N - 1)), statuses
     assert Game.objects.get(pk=game.pk).version == 2
     assert_log_and_projection(game.pk)
@@ -208,7 +184,7 @@ def test_log_many_rounds_of_racing_threads_keep_the_log_contiguous(real_db):
                     return log.undo(game.pk, version, host).status
                 return log.submit(game.pk, version, host, cmd).status
 
-            statuses = _fire(N, work)
+            statuses = fire(N, work)
             assert statuses.count(log.APPLIED) == 1, (cmd, statuses)
             assert statuses.count(log.STALE) == N - 1, (cmd, statuses)
             assert_log_and_projection(game.pk)

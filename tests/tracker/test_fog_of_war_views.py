@@ -1,11 +1,11 @@
 """The Fog of War companion: new game, every form (legal / illegal with its reason), stale versions,
 access, hidden information per viewer, undo/redo and replay of the log."""
 import pytest
-from django import forms as djforms
 from django.test import Client
 from django.urls import reverse
 
 from gameplay.fog_of_war.config import FowSettings
+from tests.tracker.helpers import initial_data
 from tracker.core import log
 from tracker.fog_of_war.forms import NewFogGameForm
 from tracker.models import Event, Game
@@ -16,22 +16,8 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
 def form_data(**overrides):
-    form = NewFogGameForm()
-    data = {}
-    for name, field in form.fields.items():
-        init = form.get_initial_for_field(field, name)
-        if isinstance(field, djforms.BooleanField):
-            if init:
-                data[name] = "on"
-        elif init is None:
-            continue
-        elif isinstance(init, list):
-            data[name] = init
-        else:
-            data[name] = str(init)
-    data.update({"name": "Туман", "axis_player": "Аня", "allies_player": "Боря"})
-    data.update(overrides)
-    return data
+    return initial_data(NewFogGameForm(), **{"name": "Туман", "axis_player": "Аня", "allies_player": "Боря",
+                                             **overrides})
 
 
 def create(client, **overrides):

@@ -7,18 +7,18 @@ Run with ``-s`` to see the times.
 """
 from __future__ import annotations
 
-import threading
 import time
 from unittest import mock
 
 import pytest
-from django.db import IntegrityError, connection, connections, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.migrations.executor import MigrationExecutor
 from django.db.models import Q
 from django.test import Client
 from django.urls import reverse
 
 from gameplay.qmg.seating import DEFAULT_SEATING
+from tests.tracker.helpers import fire
 from tracker.core.models import PrivateNote
 from tracker.models import BoardVariant
 from tracker.qmg import forms as qmg_forms
@@ -26,32 +26,6 @@ from tracker.qmg.views import create_game, save_hand_note
 
 N = 8
 BEFORE = [("tracker", "0002_qmg_table_commands_log")]
-
-
-def fire(n, work):
-    """``work(i)`` in n threads released at the same moment; results in order, errors raised."""
-    barrier = threading.Barrier(n)
-    results: list = [None] * n
-    errors: list = []
-
-    def run(i):
-        try:
-            barrier.wait(timeout=30)
-            results[i] = work(i)
-        except BaseException as exc:  # noqa: BLE001 — reported below
-            errors.append(exc)
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(n)]
-    start = time.perf_counter()
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=120)
-    print(f"\n  {n} threads at once: {(time.perf_counter() - start) * 1000:.1f} ms")
-    assert not errors, errors
-    return results
 
 
 def new_game():
@@ -73,7 +47,7 @@ def test_the_same_variant_name_posted_by_eight_browsers_saves_once(real_db):
     def work(i):
         return clients[i].post(reverse("boards"), {"name": "Клуб", "patch": f"extends: standard\n# {i}\n"}).status_code
 
-    statuses = sorted(fire(N, work))
+    statuses = sorted(fire(N, work, report=True))
     assert statuses == [302] + [409] * (N - 1), statuses
     assert BoardVariant.objects.filter(name="Клуб").count() == 1
 
@@ -123,7 +97,7 @@ def test_eight_first_saves_of_a_hand_note_at_once_leave_one_note(real_db):
     def work(i):
         return clients[i].post(url, {"country": "germany", "text": f"note {i}"}).status_code
 
-    assert fire(N, work) == [302] * N
+    assert fire(N, work, report=True) == [302] * N
     notes = PrivateNote.objects.filter(game=game, kind=PrivateNote.HAND, country="germany")
     assert notes.count() == 1 and notes.get().text in {f"note {i}" for i in range(N)}
     # and every later save for the seat works
@@ -135,7 +109,7 @@ def test_eight_first_saves_of_a_hand_note_at_once_leave_one_note(real_db):
 def test_save_hand_note_from_eight_threads_at_once(real_db):
     game = new_game()
     seat = game.seats.get(number=1)
-    fire(N, lambda i: save_hand_note(game, seat, "italy", f"t{i}").pk)
+    fire(N, report=True, work=lambda i: save_hand_note(game, seat, "italy", f"t{i}").pk)
     assert PrivateNote.objects.filter(game=game, seat=seat, country="italy", kind=PrivateNote.HAND).count() == 1
 
 
