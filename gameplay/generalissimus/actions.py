@@ -6,8 +6,8 @@ from gameplay.common import Outcome
 
 from .core import (ChoiceError, InputError, advance, apply_hits, can_enter, disorder, fall_back,
                    home_rows, place, remove, rout, terrain_flags)
-from .geometry import (FACINGS, OFF, TOWARDS_ENEMY, adjacent, front_sectors, front_vectors, is_flank,
-                       is_sector, shift, straight_rear, turn, xy, zone_of)
+from .geometry import (FACINGS, OFF, TOWARDS_ENEMY, VEC, adjacent, front_sectors, front_vectors, is_flank,
+                       is_sector, left_of, right_of, shift, straight_rear, turn, xy, zone_of)
 from .reasons import no, ok
 from .state import FORMATIONS, GameState, Unit
 
@@ -27,6 +27,12 @@ def _unit(s: GameState, uid: str, side: str | None, zone: str | None, allow_rese
     if u.routed:
         return None, no("routed_no_orders", unit=uid)
     return u, None
+
+
+def unit_problem(s: GameState, uid: str, side: str | None, zone: str | None) -> Outcome | None:
+    """Why an order cannot go to this unit at all (not on the board, not own, outside the card's
+    zone, routed), or None."""
+    return _unit(s, uid, side, zone)[1]
 
 
 def _dice(dice, n: int, what: str) -> list[int]:
@@ -115,6 +121,28 @@ def _cavalry_path(s, u, path):
             return no("cav_stop_terrain", terrain=s.terrain_at(step), sector=step)
         prev = step
     return None
+
+
+def cavalry_paths(s: GameState, uid: str) -> dict[str, list[str]]:
+    """Every sector the cavalry unit can reach with a Move card now, with one legal path to it
+    (shortest first), under the current settings (``cavalry_step_dirs``, ``cavalry_stop_terrain``)."""
+    u = s.unit(uid)
+    if u is None or not u.on_board or u.kind != "cavalry":
+        return {}
+    out: dict[str, list[str]] = {}
+
+    def steps(frm):
+        if s.settings.cavalry_step_dirs == "forward3":
+            return [shift(frm, *v) for v in front_vectors(u.facing).values()]
+        return [shift(frm, dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if (dx, dy) != (0, 0)]
+    for a in filter(None, steps(u.sector)):
+        if a not in out and _cavalry_path(s, u, [a]) is None:
+            out[a] = [a]
+    for a in filter(None, steps(u.sector)):
+        for b in filter(None, steps(a)):
+            if b != u.sector and b not in out and _cavalry_path(s, u, [a, b]) is None:
+                out[b] = [a, b]
+    return out
 
 
 def _check_cavalry(s, u, path, facing):
@@ -275,10 +303,23 @@ def check_fire(s, kind, uid, tid, *, side=None, zone=None):
     if bad:
         return bad
     if kind == "musket_volley":
-        if t.sector not in front_sectors(u.sector, u.facing).values():
+        if t.sector not in musket_sectors(s, u):
             return no("musket_arc", target=tid)
         return None
     return _artillery_line(s, u, t)
+
+
+def musket_sectors(s: GameState, u: Unit) -> list[str]:
+    """Where a musket volley reaches (§2.8.1): F, FL, FR; with ``musket_arc = any_diagonal`` also the
+    two rear diagonals."""
+    out = [x for x in front_sectors(u.sector, u.facing).values() if x]
+    if s.settings.musket_arc == "any_diagonal":
+        fx, fy = VEC[u.facing]
+        for lx, ly in (left_of(u.facing), right_of(u.facing)):
+            back = shift(u.sector, -fx + lx, -fy + ly)
+            if back:
+                out.append(back)
+    return out
 
 
 def _artillery_line(s, u, t):
@@ -400,7 +441,8 @@ def charge(s: GameState, uid: str, tid: str, *, attacker_dice=None, defender_dic
     if bad:
         return bad
     try:
-        return _charge(s.copy(), uid, tid, attacker_dice, defender_dice, counter, retreat_choices or {})
+        return _charge(s.copy(), uid, tid, attacker_dice, defender_dice, counter,
+                       retreat_choices if retreat_choices is not None else {})
     except ChoiceError as exc:
         return no("bad_choice", unit=exc.unit, sector=exc.sector, n=", ".join(exc.options))
 
@@ -417,18 +459,22 @@ def _charge(s, uid, tid, a_dice, d_dice, counter, choices) -> Outcome:
         return ok("cav_vs_routed", s, events=ev, details={"case": "cavalry_vs_routed"}, target=tid)
     if t.kind == "artillery" or not (counter and can_counter(t)):
         code, case = ("art_gives_way", "artillery") if t.kind == "artillery" else ("gives_way", "give_way")
+        stayed = False
         if t.kind == "artillery" and t.crew == 0:
+            ev.append({"type": "gun_captured", "unit": t.id, "by": a.id, "sector": target_sector})
+            t.gun, t.gun_sector = False, None
             remove(t, ev)
         else:
             if cfg.give_way_flag == "down":
                 rout(s, t)
             disorder(t)
-            fall_back(s, t, choices, ev, carry_gun=t.kind != "artillery")
+            stayed = not fall_back(s, t, choices, ev, carry_gun=t.kind != "artillery")
         if cfg.give_way_advance:
             advance(s, a, target_sector, ev)
         if cfg.give_way_disorder_attacker:
             disorder(a)
-        return ok(code, s, events=ev, details={"case": case, "counter_ignored": counter}, target=tid)
+        return ok(code, s, events=ev, details={"case": case, "counter_ignored": counter, "target_stayed": stayed},
+                  target=tid)
     a_dice = _dice(a_dice, a.blocks, f"attacker {uid}")
     d_dice = _dice(d_dice, t.blocks, f"defender {tid}")
     totals = melee_totals(s, a, t, a_dice, d_dice)
@@ -451,6 +497,45 @@ def _charge(s, uid, tid, a_dice, d_dice, counter, choices) -> Outcome:
     return ok("melee_won", s, details=details, events=ev, winner=winner.id, a=at, d=dt)
 
 
+# --- Bayonets! as an advance --------------------------------------------------------------
+def check_bayonet_advance(s, uid, *, path=None, facing=None, side=None, zone=None):
+    """Bayonets! with no enemy in front: «наступать», advance (A-38, ``bayonets_advance``)."""
+    mode = s.settings.bayonets_advance
+    if mode == "none":
+        return no("advance_off")
+    u, bad = _unit(s, uid, side, zone)
+    if bad:
+        return bad
+    if u.kind not in ("infantry", "cavalry"):
+        return no("charge_kind")
+    front = front_sectors(u.sector, u.facing)["F"]
+    occ = s.unit_at(front) if front else None
+    if occ is not None and occ.owner != u.owner:
+        return no("advance_enemy", target=occ.id)
+    if mode == "as_move" and u.kind == "cavalry":
+        return _check_cavalry(s, u, path, facing)
+    if front is None:
+        return no("off_board")
+    if path and path != [front]:
+        return no("not_forward")
+    return _check_entry(s, u, front)
+
+
+def bayonet_advance(s: GameState, uid: str, *, path=None, facing=None, side=None, zone=None) -> Outcome:
+    """Advance one sector to an empty, enterable F keeping the formation (terrain entry applies);
+    under ``as_move`` a cavalry unit moves as with a Move card. Not an attack (§2.7)."""
+    bad = check_bayonet_advance(s, uid, path=path, facing=facing, side=side, zone=zone)
+    if bad:
+        return bad
+    if s.settings.bayonets_advance == "as_move" and s.unit(uid).kind == "cavalry":
+        res = move(s, uid, path=path, facing=facing)
+        return ok("advanced", res.state, events=list(res.changes), unit=uid, sector=res.state.unit(uid).sector)
+    s = s.copy()
+    u, ev = s.unit(uid), []
+    place(s, u, front_sectors(u.sector, u.facing)["F"], ev)
+    return ok("advanced", s, events=ev, unit=uid, sector=u.sector)
+
+
 # --- end of turn --------------------------------------------------------------------
 def forced_flight(s: GameState, choices: dict | None = None, first: str | None = None) -> Outcome:
     """Every unit routed before this turn falls back once; `first` side goes first (§2.10.3)."""
@@ -466,7 +551,7 @@ def forced_flight(s: GameState, choices: dict | None = None, first: str | None =
                               and (u.routed_since is None or u.routed_since < s.turn)), key=rear_first)
             for u in fleeing:
                 if u.on_board and u.routed and u.id not in moved:
-                    fall_back(s, u, choices or {}, ev, moved=moved)
+                    fall_back(s, u, choices if choices is not None else {}, ev, moved=moved)
     except ChoiceError as exc:
         return no("bad_choice", unit=exc.unit, sector=exc.sector, n=", ".join(exc.options))
     return ok("flight_done", s, events=ev)

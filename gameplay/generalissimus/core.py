@@ -37,10 +37,16 @@ def check_formation(s: GameState, unit: Unit) -> None:
         unit.formation = s.settings.square_break_to
 
 
-def remove(unit: Unit, ev: list, how: str = "destroyed") -> None:
+def remove(unit: Unit, ev: list, how: str = "destroyed", keep_gun: bool = False) -> None:
+    """Take a unit off the board. ``keep_gun``: a crew that leaves without its gun leaves the gun
+    standing on its sector as an abandoned gun (§2.10.1)."""
     ev.append({"type": how, "unit": unit.id, "sector": unit.sector})
     unit.location, unit.sector = how, None
-    if unit.kind == "artillery":
+    if unit.kind != "artillery":
+        return
+    if keep_gun and unit.gun and unit.gun_sector:
+        ev.append({"type": "gun_left", "unit": unit.id, "sector": unit.gun_sector})
+    else:
         unit.gun_sector = None
 
 
@@ -93,8 +99,24 @@ def rout(s: GameState, unit: Unit) -> None:
     disorder(unit)
 
 
-def retreat_options(s: GameState, unit: Unit, chain: frozenset = frozenset()) -> tuple[list[str], str]:
-    """Options for §2.10.1 and their class: 'free', 'forced' (chain/enemy/edge) or 'none'."""
+class ChoiceNeeded(Exception):
+    """The owner of ``unit`` must choose where it falls back (raised only for :class:`AskChoices`)."""
+
+    def __init__(self, unit: Unit, options: list[str]):
+        super().__init__(unit.id, options)
+        self.unit, self.owner, self.options = unit.id, unit.owner, list(options)
+
+
+class AskChoices(dict):
+    """Retreat choices that ask the owner (raise :class:`ChoiceNeeded`) instead of taking the
+    engine's proposal when a unit has more than one option and no choice was given."""
+
+
+def retreat_options(s: GameState, unit: Unit, chain: frozenset = frozenset(),
+                    fleeing: bool | None = None) -> tuple[list[str], str]:
+    """Options of §2.10.1, the engine's proposal first, and their class: 'free', 'forced' (chain /
+    edge / enemy) or 'none'. Only a fleeing unit (routed as it moves) may leave the board."""
+    fleeing = unit.routed if fleeing is None else fleeing
     cands = rear_candidates(unit.sector, unit.owner, unit.facing, s.settings.rear_reference)
     free = [c for c in cands if c != OFF and s.unit_at(c) is None and can_enter(s, unit, c)]
     if free:
@@ -103,52 +125,76 @@ def retreat_options(s: GameState, unit: Unit, chain: frozenset = frozenset()) ->
     for c in cands:
         occ = None if c == OFF else s.unit_at(c)
         if c == OFF:
-            forced.append(c)
+            if fleeing:
+                forced.append(c)
         elif occ is not None and occ.owner != unit.owner:
             forced.append(c)
-        elif occ is not None and occ.id not in chain and can_enter(s, unit, c):
+        elif occ is not None and occ.id not in chain and can_enter(s, unit, c) and _can_vacate(s, occ, chain | {unit.id}):
             forced.append(c)
-    # default preference: own unit (chain) first, then the edge, then an enemy
-    def rank(c: str) -> int:
+
+    def rank(c: str) -> int:  # the proposal: own unit (chain) first, then the edge, then an enemy
         occ = None if c == OFF else s.unit_at(c)
         return 0 if occ is not None and occ.owner == unit.owner else (1 if c == OFF else 2)
     forced.sort(key=rank)
     return forced, ("forced" if forced else "none")
 
 
+def _can_vacate(s: GameState, occ: Unit, chain: frozenset) -> bool:
+    """Would an own unit pushed in a chain panic leave its sector? A pushed unit that routs (A-26) is
+    fleeing: it always leaves (to a sector, the edge, or destroyed). One that only steps back leaves
+    when it has somewhere to go, or when a blocked retreat destroys it (A-36)."""
+    if s.settings.chain_push_routs:
+        return True
+    _, kind = retreat_options(s, occ, chain | {occ.id}, fleeing=False)
+    return kind != "none" or s.settings.blocked_retreat == "destroyed"
+
+
 def fall_back(s: GameState, unit: Unit, choices: dict, ev: list, carry_gun: bool = True,
-              chain: frozenset = frozenset(), moved: set | None = None) -> None:
-    """§2.10.1 retreat procedure with chain panic; terminates because a unit joins a chain once."""
+              chain: frozenset = frozenset(), moved: set | None = None) -> bool:
+    """§2.10.1 retreat procedure with chain panic; terminates because a unit joins a chain once.
+
+    The unit is fleeing when its flag is down as it moves. Answers whether its sector was vacated
+    (False: a unit that is not fleeing had nowhere to go and stays, A-36)."""
     chain = chain | {unit.id}
     if moved is not None:
         moved.add(unit.id)
-    options, kind = retreat_options(s, unit, chain)
+    fleeing = unit.routed
+    keep = not carry_gun or (unit.kind == "artillery" and not unit.gun_with_crew)  # a gun left behind stays
+    options, kind = retreat_options(s, unit, chain, fleeing)
     if kind == "none":
         ev.append({"type": "no_way_back", "unit": unit.id})
-        remove(unit, ev)
-        return
-    pick = choices.get(unit.id, options[0])
+        if fleeing or s.settings.blocked_retreat == "destroyed":
+            remove(unit, ev, keep_gun=keep)
+            return True
+        return False
+    pick = choices.get(unit.id)
+    if pick is None:
+        if isinstance(choices, AskChoices) and len(options) > 1:
+            raise ChoiceNeeded(unit, options)
+        pick = options[0]
     if pick not in options:
         raise ChoiceError(unit.id, pick, options)
     if pick == OFF:
-        remove(unit, ev, "deserted")
-        return
+        remove(unit, ev, "deserted", keep_gun=keep)
+        return True
     occ = s.unit_at(pick)
     if occ is not None and occ.owner != unit.owner:
         ev.append({"type": "fled_into_enemy", "unit": unit.id, "enemy": occ.id})
-        remove(unit, ev)
-        return
+        remove(unit, ev, keep_gun=keep)
+        return True
     if occ is not None:
         ev.append({"type": "chain_panic", "unit": occ.id, "pushed_by": unit.id})
         if s.settings.chain_push_routs:
             rout(s, occ)
         else:
             disorder(occ)
-        fall_back(s, occ, choices, ev, True, chain, moved)
+        if not fall_back(s, occ, choices, ev, True, chain, moved):
+            return False  # cannot happen: such a sector is no option (_can_vacate)
     if unit.kind == "artillery" and not carry_gun and unit.crew == 0:
         remove(unit, ev)
-        return
+        return True
     place(s, unit, pick, ev, carry_gun=carry_gun)
+    return True
 
 
 def advance(s: GameState, unit: Unit, sector: str, ev: list) -> bool:

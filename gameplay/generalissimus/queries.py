@@ -13,9 +13,10 @@ from dataclasses import dataclass, field
 from gameplay.common import Reason
 
 from . import actions as act
-from .core import InputError
+from . import turn as engine_turn
 from .geometry import SIDES, front_sectors, zone_of
-from .reasons import FORMATION_NAMES, bilingual, names, side_names
+from .core import can_enter, home_rows, terrain_flags
+from .reasons import FORMATION_NAMES, KIND_EN, KIND_RU, TERRAIN_EN, TERRAIN_NAMES, TERRAIN_RU, bilingual, names, side_names
 from .settings import Settings
 from .state import FORMATIONS, ZONES, GameState, Unit
 
@@ -73,92 +74,89 @@ def zone_order_chooser(st: GameState) -> str | None:
     return st.initiative_winner if st.phase == "initiative" else None
 
 
-def revealed_entries(st: GameState, reveal: dict) -> list[dict]:
-    """The revealed cards in the engine's order (the initiative winner first): {side, kind, rev}."""
-    cards = {c.id: c for c in st.cards}
-    out = []
-    first = st.initiative_winner or "south"
-    for side in sorted(reveal["cards"], key=lambda s: s != first):
-        rev = reveal["cards"][side]
-        ids = rev.get("cards") or [rev.get("card")]
-        types = [cards[i].type for i in ids if i in cards]
-        kind = "rally" if len(ids) == 2 else (types[0] if types else "")
-        out.append({"side": side, "kind": kind, "rev": rev})
-    return out
-
-
 def hit_on(bonus: int, mode: str) -> int:
     """The lowest die face that hits (§2.8: 5–6; a per-die bonus lowers it)."""
     return max(1, 5 - bonus) if mode == "per_die" else 5
 
 
-def dice_needs(state: dict) -> list[dict]:
-    """Dice still to enter for the current reveal (fire first, then melee once fire is known).
-
-    Each need: {key, side, roll: fire|melee, n, unit, target, entered} with, for fire, {kind,
-    bonus, mode, hit} and, for melee, {role, mods}; ``entered`` holds the faces once entered.
-    """
-    reveal = state.get("reveal")
-    if not reveal:
-        return []
+def engine_inputs(state: dict) -> tuple[GameState, dict, dict]:
+    """The engine state and the arguments of ``turn.reveal_step`` / ``turn.step_needs`` for the open
+    reveal of a stored battle: reveals (each card with its own dice), choices, reactions and the
+    melee dice of a side whose own card is not the one fighting (a reaction)."""
     st = engine_of(state)
-    zone = reveal["zone"]
+    reveal = state["reveal"]
     dice = reveal.get("dice", {})
-    entries = revealed_entries(st, reveal)
-    needs = []
-    shots = []
-    for e in entries:
-        if e["kind"] in act.FIRE_TYPES:
-            r = e["rev"]
-            if act.check_fire(st, e["kind"], r["unit"], r.get("target"), side=e["side"], zone=zone) is None:
-                u, t = st.unit(r["unit"]), st.unit(r["target"])
-                key = f"fire-{e['side']}"
-                bonus, mode = act.fire_bonus(st, u, t), st.settings.fire_bonus_mode
-                needs.append({"key": key, "side": e["side"], "roll": "fire", "kind": e["kind"],
-                              "n": act.fire_dice_count(st, u, t), "unit": u.id, "target": t.id,
-                              "bonus": bonus, "mode": mode, "hit": hit_on(bonus, mode),
-                              "entered": dice.get(key)})
-                shots.append({"type": e["kind"], "unit": u.id, "target": t.id, "side": e["side"], "key": key})
-    if any(n["entered"] is None for n in needs):
-        return needs  # melee dice depend on the casualties of this step's fire
-    mid = st
-    if shots:
-        try:
-            res = act.fire(st, [dict(s, dice=dice[s["key"]]["faces"]) for s in shots], zone=zone)
-        except InputError:
-            return needs
-        if res.ok:
-            mid = res.state
-    # a charge met by a Bayonets! card of the charged unit in the same step is one melee (§2.9.2)
-    charges = [e for e in entries if e["kind"] == "bayonets" and e["rev"].get("target")
-               and act.check_charge(st, e["rev"]["unit"], e["rev"]["target"], side=e["side"], zone=zone) is None]
-    countered = set()
-    for atk in charges:
-        if atk["side"] in countered:
-            continue
-        d = next((d for d in entries if d["side"] != atk["side"] and d["kind"] == "bayonets"
-                  and d["rev"].get("unit") == atk["rev"]["target"]), None)
-        if d is None:
-            continue
-        countered.add(d["side"])
-        a, t = mid.unit(atk["rev"]["unit"]), mid.unit(atk["rev"]["target"])
-        if (a is None or t is None or act.check_charge(mid, a.id, t.id, side=atk["side"], zone=zone) is not None
-                or (t.routed and a.kind == "cavalry") or t.kind == "artillery" or not act.can_counter(t)):
-            continue
-        totals = act.melee_totals(mid, a, t, [], [])
-        for role, side, u, mods in (("attacker", atk["side"], a, totals["attacker"]["mods"]),
-                                    ("defender", d["side"], t, totals["defender"]["mods"])):
-            key = f"melee-{side}"
-            needs.append({"key": key, "side": side, "roll": "melee", "role": role, "n": u.blocks,
-                          "unit": u.id, "target": (t if role == "attacker" else a).id,
-                          "mods": mods, "entered": dice.get(key)})
-    return needs
+    cards = {c.id: c for c in st.cards}
+    reveals = {}
+    for side, rev in reveal["cards"].items():
+        rev = {k: v for k, v in rev.items() if v not in (None, "", [])}
+        ids = rev.get("cards") or [rev.get("card")]
+        kind = cards[ids[0]].type if len(ids) == 1 and ids[0] in cards else "rally"
+        key = f"fire-{side}" if kind in act.FIRE_TYPES else (f"melee-{side}" if kind == "bayonets" else None)
+        faces = (dice.get(key) or {}).get("faces") if key else None
+        if faces:
+            rev["dice"] = faces
+        reveals[side] = rev
+    melee = {side: dice[f"melee-{side}"]["faces"] for side in SIDES if dice.get(f"melee-{side}")}
+    return st, reveals, {"choices": dict(reveal.get("choices") or {}), "reactions": dict(reveal.get("reactions") or {}),
+                         "melee_dice": melee, "ask_owner": bool(state.get("asks_owner"))}
+
+
+def need_key(need: dict) -> str:
+    """Where a need's answer is kept in the stored reveal: dice per side and roll, a choice per unit."""
+    if need["roll"] in ("fire", "melee"):
+        return f"{need['roll']}-{need['side']}"
+    return f"{need['roll']}-{need['unit']}"
+
+
+def step_needs_of(state: dict) -> tuple[list[dict], bool]:
+    """The engine's needs for the open reveal (``turn.step_needs``) or, at the end of the turn, for
+    the forced flight (``turn.end_turn_needs``), each with its ``key`` and what was ``entered``
+    (dice faces with their source, or the chosen sector / card). Full state only: a reaction is
+    asked on a count that a view keeps, but the choices are the engine's."""
+    reveal = state.get("reveal")
+    if reveal:
+        st, reveals, extra = engine_inputs(state)
+        ask = extra.pop("ask_owner")
+        needs, complete = engine_turn.step_needs(st, reveals, ask_owner=ask, **extra)
+        dice = reveal.get("dice", {})
+        for n in needs:
+            n["key"] = need_key(n)
+            if n["roll"] in ("fire", "melee"):
+                n["entered"] = dice.get(n["key"])
+                if n["roll"] == "fire":
+                    n["hit"] = hit_on(n["bonus"], n["mode"])
+            elif n["roll"] == "retreat":
+                n["entered"] = extra["choices"].get(n["unit"])
+            else:
+                n["entered"] = extra["reactions"].get(n["unit"])
+        return needs, complete
+    st = engine_of(state)
+    if st.phase != "end_of_turn" or not state.get("asks_owner"):
+        return [], True
+    choices = dict(state.get("flight_choices") or {})
+    needs, complete = engine_turn.end_turn_needs(st, choices)
+    for n in needs:
+        n["key"], n["entered"] = need_key(n), None
+    return needs, complete
+
+
+def dice_needs(state: dict) -> list[dict]:
+    """Dice still to enter or entered for the current reveal (fire first, then melee once fire is
+    known): the engine's needs of kind fire / melee. Each: {key, side, roll, n, unit, target,
+    entered} with, for fire, {kind, bonus, mode, hit} and, for melee, {role, mods}."""
+    return [n for n in step_needs_of(state)[0] if n["roll"] in ("fire", "melee")]
 
 
 def dice_need(state: dict, side: str, roll: str) -> dict | None:
     """The open need of one side for one roll (None: that side rolls nothing now)."""
     return next((n for n in dice_needs(state) if n["side"] == side and n["roll"] == roll
                  and n["entered"] is None), None)
+
+
+def open_needs(state: dict) -> list[dict]:
+    """Needs still unanswered (dice, a reaction, a retreat or flight choice)."""
+    return [n for n in step_needs_of(state)[0] if n["entered"] is None]
 
 
 # ----------------------------------------------------------------------------------------
@@ -218,10 +216,7 @@ def unit_options(st: GameState, uid: str) -> UnitOptions | None:
     ahead = front_sectors(u.sector, u.facing)
     # move
     if u.kind == "cavalry":
-        for a in filter(None, ahead.values()):
-            for path in [[a]] + [[a, b] for b in filter(None, front_sectors(a, u.facing).values())]:
-                if act.check_move(st, uid, path=path) is None:
-                    move_to.add(path[-1])
+        move_to.update(act.cavalry_paths(st, uid))  # under the battle's cavalry_step_dirs / stop terrain
         reach = sorted(move_to)
         out.append(_option("move", True, "opt_reach", "Может дойти до: {n} (правила конницы)",
                            "Can reach: {n} (cavalry rules)", {"sectors": reach}, n=", ".join(reach))
@@ -255,22 +250,32 @@ def unit_options(st: GameState, uid: str) -> UnitOptions | None:
         else:
             out.append(_option(fire_kind, False, "opt_no_enemy", "Врага на поле нет (правила атаки)",
                                "No enemy on the board (attack rules)"))
-    # charge
+    # Bayonets!: charge, advance (A-38), or meet a charge
     if u.kind in ("infantry", "cavalry"):
-        front = st.unit_at(ahead["F"])
+        front = st.unit_at(ahead["F"]) if ahead["F"] else None
         if front is not None and front.owner != u.owner:
             bad = act.check_charge(st, uid, front.id)
             if bad is None:
                 targets.add(front.sector)
                 out.append(_option("bayonets", True, "opt_charge", "Атаковать {target} в штыки (штыковая атака)",
-                                   "Charge {target} (bayonet charge)", {"targets": [front.id]}, target=front.id))
+                                   "Charge {target} (bayonet charge)", {"targets": [front.id], "uses": ["charge", "meet"]},
+                                   target=front.id))
             else:
                 out.append(_refusal("bayonets", bad))
         else:
-            out.append(_option(
-                "bayonets", True, "opt_meet_only",
-                "Впереди нет врага: карта годится только для встречного боя, если этот отряд атакуют в том же шаге (штыковая атака)",
-                "No enemy in front: only to meet a charge on this unit in the same step (bayonet charge)"))
+            bad = act.check_bayonet_advance(st, uid)
+            if bad is None:
+                out.append(_option(
+                    "bayonets", True, "opt_advance",
+                    "Врага впереди нет: наступление на {sector}, строй сохраняется, это не атака; или встречный бой, если отряд атакуют (карта «В Штыки!»)",
+                    "No enemy in front: advance to {sector} keeping formation, not an attack; or meet a charge on it (Bayonets! card)",
+                    {"uses": ["advance", "meet"], "sectors": [ahead["F"]]}, sector=ahead["F"]))
+            else:
+                out.append(_option(
+                    "bayonets", True, "opt_meet_only",
+                    "Наступать некуда ({why}); карта годится для встречного боя, если этот отряд атакуют в том же шаге (штыковая атака)",
+                    "No advance ({why}); the card can meet a charge on this unit in the same step (bayonet charge)",
+                    {"uses": ["meet"]}, why=(bad.reason.ru, bad.reason.en)))
     out.append(_option("manoeuvre", True, "opt_turn", "Поворот на 90° влево или вправо (сейчас фронт на {facing}) (карта «Маневр!»)",
                        "Turn 90° left or right (now facing {facing}) (Manoeuvre card)", {"facing": u.facing}, facing=u.facing))
     allowed = [f for f in FORMATIONS if f != u.formation and act.formation_problem(u, f) is None]
@@ -280,10 +285,96 @@ def unit_options(st: GameState, uid: str) -> UnitOptions | None:
                                        "No other formation is possible (formation rules)"))
     bad = act.check_retreat(st, uid)
     n = st.settings.retreat_distance
-    out.append(_option("retreat", True, "opt_retreat", "Отход на {n} сект. к своему краю поля (карта «Отступить!»)",
-                       "Fall back {n} sector(s) towards the home edge (Retreat card)", {"distance": n}, n=n)
+    towards = (("к своему краю поля", "towards the home edge") if st.settings.rear_reference == "home_edge"
+               else ("спиной вперёд, прочь от фронта", "backwards, away from its facing"))
+    out.append(_option("retreat", True, "opt_retreat", "Отход на {n} сект. {towards} (карта «Отступить!», настройка rear_reference)",
+                       "Fall back {n} sector(s) {towards} (Retreat card, setting rear_reference)", {"distance": n},
+                       n=n, towards=towards)
                if bad is None else _refusal("retreat", bad))
     return UnitOptions(uid, zone, tuple(out), frozenset(move_to), frozenset(targets))
+
+
+# ----------------------------------------------------------------------------------------
+# reminders that depend on the battle's settings
+# ----------------------------------------------------------------------------------------
+
+def rule_hints(st: GameState) -> dict[str, list[Reason]]:
+    """Per phase, the reminders whose content depends on this battle's settings (the page adds
+    them to its fixed reminders), so a hint never states a default the table does not play."""
+    cfg = st.settings
+    stop = names(TERRAIN_NAMES, cfg.cavalry_stop_terrain) if cfg.cavalry_stop_terrain else ("ничто", "nothing")
+    back = (("к своему краю поля", "towards its own edge") if cfg.rear_reference == "home_edge"
+            else ("назад, прочь от своего фронта", "backwards, away from its facing"))
+    arc = (("прямо вперёд или по диагонали вперёд", "straight ahead or diagonally ahead") if cfg.musket_arc == "front_diagonals"
+           else ("прямо вперёд или по любой диагонали", "straight ahead or on any diagonal"))
+    adv = {"one_sector": ("без врага впереди «В Штыки!» продвигает отряд на сектор вперёд",
+                          "with no enemy in front, Bayonets! advances the unit one sector"),
+           "none": ("без врага впереди «В Штыки!» снимается", "with no enemy in front, Bayonets! is removed"),
+           "as_move": ("без врага впереди «В Штыки!» двигает отряд как «Переместиться!»",
+                       "with no enemy in front, Bayonets! moves the unit as a Move card does")}[cfg.bayonets_advance]
+    meet = (("встречный бой — картой «В Штыки!», открытой в том же шаге", "meeting a charge needs a Bayonets! card revealed in the same step")
+            if cfg.counter_charge_timing == "same_step" else
+            ("атакованный может тут же открыть свою «В Штыки!» из зоны и встретить атаку", "a charged unit's owner may turn over a Bayonets! card from the zone to meet it"))
+    return {
+        "orders": [bilingual("hint_meet", "Встречный бой: {meet} (настройка counter_charge_timing).",
+                             "Counter-charge: {meet} (setting counter_charge_timing).", meet=meet)],
+        "actions": [
+            bilingual("hint_musket", "Ружейный залп: по соседнему врагу {arc}; штыки — только прямо вперёд; {adv} (настройки musket_arc, bayonets_advance).",
+                      "Musket volley: an adjacent enemy {arc}; a charge only straight ahead; {adv} (settings musket_arc, bayonets_advance).",
+                      arc=arc, adv=adv),
+            bilingual("hint_cavalry", "Конница: до 2 секторов; ход останавливает: {stop} (настройка cavalry_stop_terrain).",
+                      "Cavalry: up to 2 sectors; the move ends on: {stop} (setting cavalry_stop_terrain).", stop=stop),
+            bilingual("hint_fall_back", "Отступающий отходит {back}, прямо или по диагонали; сектор выбирает владелец. Покидает поле только бегущий (настройка rear_reference).",
+                      "A unit falls back {back}, straight or diagonally; its owner picks the sector. Only a fleeing unit leaves the board (setting rear_reference).",
+                      back=back)],
+        "end_of_turn": [bilingual("hint_flight", "Каждый бегущий отряд отходит на сектор {back}; сектор выбирает владелец (обязательное бегство).",
+                                  "Every routed unit moves one sector {back}; its owner picks the sector (forced flight).", back=back)],
+    }
+
+
+# ----------------------------------------------------------------------------------------
+# setup: deployment (refused) and soft limits (warned)
+# ----------------------------------------------------------------------------------------
+
+def deployment_problems(st: GameState) -> list[Reason]:
+    """Why a unit may not start where it stands (§1.3 step 4): a row beyond the side's
+    ``deploy_rows`` nearest rows, a terrain its kind cannot enter (the group's terrain table), or a
+    formation it cannot start in (cavalry and artillery in column; infantry column, line or square,
+    disordered only with one block). Reserves are not placed, so never refused."""
+    out = []
+    for u in st.units:
+        if not u.on_board:
+            continue
+        rows = home_rows(st, u.owner)
+        if int(u.sector[1]) not in rows:
+            out.append(bilingual("deploy_row", "{unit}: {sector} — не ближайший к {side} ряд; можно ряды {rows} (расстановка, настройка deploy_rows)",
+                                 "{unit}: {sector} is not among {side}'s nearest rows; rows {rows} are allowed (deployment, setting deploy_rows)",
+                                 unit=u.id, sector=u.sector, side=side_names(u.owner),
+                                 rows=", ".join(map(str, sorted(rows)))))
+        elif not can_enter(st, u, u.sector):
+            out.append(bilingual("deploy_terrain", "{unit}: {kind} не может стоять на секторе {sector} ({terrain}) (расстановка, таблица местности)",
+                                 "{unit}: {kind} cannot stand on {sector} ({terrain}) (deployment, terrain table)",
+                                 unit=u.id, sector=u.sector, kind=(KIND_RU[u.kind], KIND_EN[u.kind]),
+                                 terrain=(TERRAIN_RU[st.terrain_at(u.sector)], TERRAIN_EN[st.terrain_at(u.sector)])))
+        start_ok = ({"column"} if u.kind != "infantry" else {"column", "line", "square"}) | (
+            {"disordered"} if u.kind != "artillery" and u.blocks == 1 else set())
+        if u.formation not in start_ok:
+            out.append(bilingual("deploy_formation", "{unit}: в начале битвы — {allowed} (расстановка, правило построений)",
+                                 "{unit}: at the start a unit stands in {allowed} (deployment, formation rules)",
+                                 unit=u.id, allowed=names(FORMATION_NAMES, sorted(start_ok))))
+    return out
+
+
+def deploy(st: GameState) -> GameState:
+    """The start of the battle after deployment: with ``deploy_terrain_disorder`` a unit placed on a
+    terrain that disorders its kind starts disordered (A-5; off by default: placing is no move)."""
+    if not st.settings.deploy_terrain_disorder:
+        return st
+    st = st.copy()
+    for u in st.units:
+        if u.on_board and "disorder" in terrain_flags(st, u.kind, u.sector):
+            u.formation = "disordered"
+    return st
 
 
 # ----------------------------------------------------------------------------------------

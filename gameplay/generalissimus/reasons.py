@@ -17,6 +17,8 @@ KIND_EN = {"infantry": "Infantry", "cavalry": "Cavalry", "artillery": "Artillery
 TERRAIN_RU = {"field": "поле", "forest": "лес", "river": "реку", "hill": "возвышенность", "village": "посёлок"}
 TERRAIN_EN = {"field": "a field", "forest": "a forest", "river": "a river", "hill": "a hill", "village": "a village"}
 # names per language: (ru, en)
+TERRAIN_NAMES = {"field": ("поле", "field"), "forest": ("лес", "forest"), "river": ("река", "river"),
+                 "hill": ("возвышенность", "hill"), "village": ("посёлок", "village")}
 SIDE_NAMES = {"south": ("Юг", "South"), "north": ("Север", "North")}
 ZONE_NAMES = {"west": ("запад", "west"), "center": ("центр", "centre"), "east": ("восток", "east")}
 FORMATION_NAMES = {"column": ("колонна", "column"), "line": ("линия", "line"), "square": ("каре", "square"),
@@ -140,6 +142,22 @@ MESSAGES: dict[str, tuple[str, str]] = {
                   "Melee: {winner} wins {a} to {d} (bayonet charge)"),
     "melee_tie": ("Рукопашная вничью {a}:{d}: оба остаются на месте расстроенными (штыковая атака)",
                   "Melee tied {a} to {d}: both stay where they are, disordered (bayonet charge)"),
+    "advance_off": ("Без врага впереди карта «В Штыки!» в этой игре не действует (настройка bayonets_advance)",
+                    "With no enemy in front, Bayonets! does nothing in this battle (setting bayonets_advance)"),
+    "advance_enemy": ("Впереди враг {target}: «В Штыки!» здесь — атака, а не наступление (штыковая атака)",
+                      "Enemy {target} stands in front: here Bayonets! is a charge, not an advance (bayonet charge)"),
+    "advanced": ("Отряд {unit} наступает в {sector}, строй сохранён (карта «В Штыки!», наступление)",
+                 "Unit {unit} advances to {sector}, keeping its formation (Bayonets! card, advance)"),
+    "no_charge_came": ("Карта ждала атаки на отряд {unit}, но атаки не было (карта «В Штыки!», встречный бой)",
+                       "The card waited for a charge on unit {unit}, and none came (Bayonets! card, meeting a charge)"),
+    "bad_use": ("«В Штыки!» — атака, наступление или встречный бой; {use} не подходит (карта «В Штыки!»)",
+                "Bayonets! is a charge, an advance or meeting a charge; {use} is none of them (Bayonets! card)"),
+    "deploy_ok": ("Каждый отряд стоит на ближайших к своей стороне рядах и на доступной ему местности (расстановка)",
+                  "Every unit stands on its side's nearest rows and on terrain its kind may enter (deployment)"),
+    "corrected": ("Ручное исправление отряда {unit}: стол — главный, приложение подстроилось (исправление)",
+                  "Manual correction of unit {unit}: the table is the truth, the app follows it (correction)"),
+    "correction_bad": ("Такого положения на столе быть не может: {why} (исправление)",
+                       "The table cannot look like that: {why} (correction)"),
     # flight, victory
     "flight_done": ("Бегущие отряды отошли к своему краю поля (обязательное бегство)",
                     "Routed units fell back towards their own edge (forced flight)"),

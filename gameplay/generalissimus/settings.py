@@ -83,6 +83,13 @@ TERRAIN_FLAGS = {"disorder", "no_entry", "blocks_fire", "no_fire_from", "fire_pl
 TERRAINS = ("field", "forest", "river", "hill", "village")
 
 
+# Keys of earlier versions that did nothing at the table and were removed (issue 13). A stored battle
+# or a case file that still holds one loads: the value is kept as it was and has no effect.
+REMOVED = ("pile_composition_public", "commit_unit_at_placement")
+# Keys added with them: absent from battles stored before, where they keep their defaults.
+ADDED = ("musket_arc", "bayonets_advance", "blocked_retreat", "deploy_terrain_disorder")
+
+
 @dataclass
 class Settings:
     max_units_per_side: int = _opt(6, "A-2", "Флажков 12 на двоих, а отрядов больше: считаем по 6 на сторону и только предупреждаем.",
@@ -91,12 +98,12 @@ class Settings:
                                     "Half of the 60 blocks; the rules never give a per-side limit.")
     pile_composition: dict = _opt(DEFAULT_PILE, "A-3", "Сколько карт каждого типа, в правилах не сказано: состав задаёт группа.",
                                   "The rules do not say how many cards of each type exist; the group sets it.")
-    pile_composition_public: bool = _opt(True, "§4", "Состав стопки согласуют при подготовке, поэтому он открыт обоим.",
-                                         "The pile is agreed during setup, so both players may see it.")
     zone_columns: dict = _opt(DEFAULT_ZONES, "A-4", "Границы зон на схеме поля не прорисованы; берём по два столбца.",
                               "The board picture does not draw zone borders; two columns per zone are used.")
     deploy_rows: int = _opt(1, "A-5", "«Ближайшие сектора» могут значить один ряд или больше; берём один.",
                             "'Nearest sectors' may mean one row or more; one row is used.")
+    deploy_terrain_disorder: bool = _opt(False, "A-5", "Расстановка — не перемещение: местность запрещает вход, но не расстраивает.",
+                                         "Placing is not a move: terrain forbids entry but does not disorder.")
     reserve_entry: str = _opt("move_card", "A-6", "Как и когда входят отряды из резерва, не описано.",
                               "How and when reserve units come in is not described.", ["move_card"])
     terrain_map: dict = _opt({}, "A-7", "Раскладка местности в правилах не задана; по умолчанию всё поле.",
@@ -109,12 +116,11 @@ class Settings:
                                   "'Straight or diagonal' does not say whether only forward steps count.", ["forward3", "any8"])
     cavalry_free_turn: str = _opt("any", "A-10", "Раздел о перемещении разрешает любой разворот, раздел о коннице — 90°.",
                                   "The movement section allows any turn, the cavalry section says 90°.", ["any", "quarter"])
-    cavalry_stop_terrain: list = _opt(["river"], "A-11", "Останавливают ли коня холм и посёлок, не ясно; останавливает только река.",
-                                      "Unclear whether hills and villages stop cavalry; only the river does.")
+    cavalry_stop_terrain: list = _opt(["river", "hill", "village"], "A-11",
+                                      "Два сектора конница проходит лишь по обычной местности: река, холм и посёлок останавливают её.",
+                                      "Cavalry makes its two-sector move over ordinary ground only: river, hill and village stop it.")
     card_scope: str = _opt("one_unit", "A-12", "Приказ одному отряду или всей зоне — в правилах не сказано.",
                            "The rules do not say if a card orders one unit or the whole zone.", ["one_unit"])
-    commit_unit_at_placement: bool = _opt(False, "A-12", "Когда выбирается отряд для карты, не сказано; выбираем при вскрытии.",
-                                          "When a card's unit is chosen is not stated; it is chosen on reveal.")
     orders_per_turn_cap: Any = _opt(None, "A-13", "Ограничения на число карт за ход в правилах нет.",
                                     "The rules set no limit on cards per turn.", kind="int_or_none")
     cards_reusable: bool = _opt(True, "A-13", "Что происходит с сыгранными картами, не описано; они возвращаются в стопку.",
@@ -131,6 +137,12 @@ class Settings:
                                        "Unclear whether a column gets +1 when meeting a charge with its own Bayonets!.")
     flank_rule: str = _opt("front_row", "A-18", "Что считается атакой во фланг и считается ли тыл, не определено.",
                            "What a flank attack is, and whether the rear counts, is not defined.", ["front_row"])
+    musket_arc: str = _opt("front_diagonals", "A-37", "«Прямо перед собой или по диагонали»: диагонали только спереди или все четыре.",
+                           "'Straight in front or diagonally': the front diagonals only, or all four.",
+                           ["front_diagonals", "any_diagonal"])
+    bayonets_advance: str = _opt("one_sector", "A-38", "«В Штыки!» значит и «наступать»: без врага впереди отряд идёт на сектор вперёд.",
+                                 "Bayonets! also means 'advance': with no enemy in front the unit steps one sector forward.",
+                                 ["one_sector", "none", "as_move"])
     artillery_arc: str = _opt("facing", "A-19", "Стреляет ли батарея только по своему фронту, не сказано.",
                               "Whether a battery fires only along its facing is not said.", ["facing"])
     artillery_hill_diag_range: int = _opt(1, "A-19", "Холм увеличивает дальность, но про диагональ ничего нет.",
@@ -153,6 +165,9 @@ class Settings:
                                "Whether the winner must advance, and what if it cannot enter, is not said.", ["mandatory", "none"])
     flight_choice: str = _opt("free_first", "A-25", "Порядок выбора при бегстве без свободного сектора не описан.",
                               "The priority when a fleeing unit has no free sector is not described.", ["free_first"])
+    blocked_retreat: str = _opt("stay", "A-36", "Покидает поле только бегущий отряд; отходящему без бегства некуда — он остаётся.",
+                                "Only a fleeing unit leaves the board; one falling back with its flag up and nowhere to go stays.",
+                                ["stay", "destroyed"])
     chain_push_routs: bool = _opt(True, "A-26", "Бежит ли отряд, которого толкнули в цепной панике, или только отходит, не ясно.",
                                   "Unclear whether a unit pushed in a chain panic routs or only steps back.")
     flight_timing: str = _opt("end_of_turn", "A-27", "«Каждый ход» бежать — но в какой момент хода, не сказано.",
@@ -185,6 +200,8 @@ class Settings:
         if not isinstance(data, dict):
             raise SettingsError("settings must be an object")
         known = {f.name: f for f in fields(cls)}
+        legacy = {k: _clone(data[k]) for k in REMOVED if k in data and not _oversize(data[k])}
+        data = {k: v for k, v in data.items() if k not in REMOVED}
         unknown = sorted(set(data) - set(known))
         if unknown:
             raise SettingsError(f"unknown setting key(s): {', '.join(unknown)}")
@@ -196,10 +213,20 @@ class Settings:
                     f"настройка {key} слишком велика или глубоко вложена (не больше {MAX_DEPTH} уровней, "
                     f"{MAX_ITEMS} значений, строк по {MAX_TEXT} символов)")
             _check(known[key], value)
-        return cls(**{k: _clone(v) for k, v in data.items()})
+        out = cls(**{k: _clone(v) for k, v in data.items()})
+        out.legacy, out.given = legacy, frozenset(data)
+        return out
 
     def to_dict(self) -> dict:
-        return {f.name: _clone(getattr(self, f.name)) for f in fields(self)}
+        """Every setting; a setting added since a battle was stored and left at its default is not
+        written into it, and a removed one is written back as it was, so a stored battle reads and
+        writes to the same JSON (an import compares a replay with the file)."""
+        given = getattr(self, "given", None)
+        out = {f.name: _clone(getattr(self, f.name)) for f in fields(self)
+               if not (given is not None and f.name in ADDED and f.name not in given
+                       and getattr(self, f.name) == f.default)}
+        out.update(_clone(getattr(self, "legacy", None) or {}))
+        return out
 
 
 def _check(f, value) -> None:

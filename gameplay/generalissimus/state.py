@@ -146,7 +146,7 @@ class Unit:
             if not isinstance(u.gun, bool):
                 raise StateError(f"unit {uid}: gun must be true or false")
             u.gun_sector = d.get("gun_sector", sector if u.gun else None)
-            if u.gun and not is_sector(u.gun_sector) and location == "board":
+            if u.gun and not is_sector(u.gun_sector) and (location == "board" or u.gun_sector is not None):
                 raise StateError(f"unit {uid}: bad gun_sector {u.gun_sector!r}")
             if not u.gun:
                 u.gun_sector = None
@@ -235,8 +235,9 @@ class GameState:
 
     def abandoned_gun_at(self, sector: str) -> Unit | None:
         """Artillery unit whose gun stands here without its crew."""
-        return next((u for u in self.units if u.kind == "artillery" and u.on_board and u.gun
-                     and u.gun_sector == sector and u.sector != sector), None)
+        return next((u for u in self.units if u.kind == "artillery" and u.gun and u.gun_sector == sector
+                     and u.location in ("board", "deserted", "destroyed") and not (u.on_board and u.sector == sector)),
+                    None)
 
     def side_units(self, side: str) -> list[Unit]:
         return [u for u in self.units if u.owner == side]

@@ -32,7 +32,7 @@ from . import dice as digital
 from . import turn as engine_turn
 from .core import InputError
 from .geometry import SIDES
-from .queries import dice_need, dice_needs, engine_of, sides_to_reveal
+from .queries import deploy, deployment_problems, dice_need, dice_needs, engine_inputs, engine_of, open_needs, sides_to_reveal
 from .reasons import CARD_NAMES, ZONE_NAMES, bilingual, reason_of, side_names
 from .settings import CARD_TYPES, Settings, SettingsError, check_pile
 from .state import ZONES, GameState, StateError, Unit, check_units_size
@@ -94,8 +94,13 @@ def initial_state(units: list[dict], terrain: dict | None, settings: dict | None
     # validate through the state loader first (one unit per sector, formations, ...)
     GameState.from_dict({"units": units, "terrain": terrain, "settings": cfg.to_dict()})
     st = engine_turn.new_game([Unit.from_dict(u) for u in units], terrain=terrain, settings=cfg, piles=piles)
+    problems = deployment_problems(st)
+    if problems:
+        raise StateError("; ".join(p.en for p in problems[:3]), "; ".join(p.ru for p in problems[:3]))
+    st = deploy(st)
+    # asks_owner: the owners choose retreats and reactions (battles stored before keep the proposals)
     return {"engine": st.to_dict(), "players": dict(players), "pending": {s: None for s in SIDES},
-            "reveal": None, "steps": []}
+            "reveal": None, "steps": [], "asks_owner": True, "flight_choices": {}, "correction": None}
 
 
 # ----------------------------------------------------------------------------------------
@@ -103,19 +108,13 @@ def initial_state(units: list[dict], terrain: dict | None, settings: dict | None
 # ----------------------------------------------------------------------------------------
 
 def _resolve(state: dict) -> tuple[dict, Reason, tuple] | Reason:
-    """Run the engine's reveal step with the chosen cards and the entered dice."""
-    st = engine_of(state)
+    """Run the engine's reveal step with the chosen cards, the entered dice and the owners' choices."""
+    st, reveals, extra = engine_inputs(state)
+    extra.pop("ask_owner")
     reveal = state["reveal"]
     dice = reveal.get("dice", {})
-    reveals = {}
-    for side, rev in reveal["cards"].items():
-        rev = {k: v for k, v in rev.items() if v not in (None, "", [])}
-        faces = (dice.get(f"fire-{side}") or dice.get(f"melee-{side}") or {}).get("faces")
-        if faces:
-            rev["dice"] = faces
-        reveals[side] = rev
     try:
-        res = engine_turn.reveal_step(st, reveals)
+        res = engine_turn.reveal_step(st, reveals, **extra)
     except InputError as exc:
         return _invalid(exc)
     if not res.ok:
@@ -123,6 +122,8 @@ def _resolve(state: dict) -> tuple[dict, Reason, tuple] | Reason:
     new = res.state
     cards = {c.id: c for c in st.cards}
     record = {"turn": st.turn, "zone": reveal["zone"], "step": st.step + 1, "cards": {}, "dice": dice}
+    if reveal.get("choices"):
+        record["choices"] = dict(reveal["choices"])
     lines_ru, lines_en = [], []
     for side, rev in reveal["cards"].items():
         ids = rev.get("cards") or [rev.get("card")]
@@ -132,6 +133,8 @@ def _resolve(state: dict) -> tuple[dict, Reason, tuple] | Reason:
         record["cards"][side] = {"kind": kind, "unit": rev.get("unit"), "target": rev.get("target"),
                                  "to": rev.get("to"), "state": outcome.get("state"),
                                  "reason": outcome.get("reason"), "details": outcome.get("details", {})}
+        if rev.get("use"):
+            record["cards"][side]["use"] = rev["use"]
         ru, en = side_names(side)
         why = outcome.get("reason") or {"ru": "", "en": ""}
         lines_ru.append(f"{ru}: {CARD_NAMES[kind][0]} ({rev.get('unit')}) — {why['ru']}")
@@ -156,6 +159,8 @@ def precheck(st: GameState, kind: str, rev: dict, side: str, zone: str) -> Reaso
     bad = None
     if kind in act.FIRE_TYPES:
         bad = act.check_fire(st, kind, uid, rev.get("target"), side=side, zone=zone)
+    elif kind == "bayonets" and rev.get("use") == "advance":
+        bad = act.check_bayonet_advance(st, uid, path=rev.get("path"), facing=rev.get("facing"), side=side, zone=zone)
     elif kind == "bayonets" and rev.get("target"):
         bad = act.check_charge(st, uid, rev["target"], side=side, zone=zone)
     elif kind == "move":
@@ -372,9 +377,9 @@ class GeneralissimusStepper:
             return refused(reason_of("not_own" if unit else "no_unit", unit=c.get("unit") or "-"))
         rev = {"cards": ids} if len(ids) == 2 else {"card": ids[0]}
         rev["unit"] = unit.id
-        for key in ("target", "to", "facing", "formation", "direction"):
+        for key in ("target", "to", "facing", "formation", "direction", "use"):
             if isinstance(c.get(key), str) and c[key]:
-                rev[key] = c[key]
+                rev[key] = c[key][:40]
         if isinstance(c.get("path"), list) and c["path"]:
             rev["path"] = [str(x) for x in c["path"]]
         kind = "rally" if len(ids) == 2 else placed[ids[0]].type
@@ -393,7 +398,7 @@ class GeneralissimusStepper:
                                                  "The step's cards are revealed at the same time (actions phase)."), notes)
 
     def _after_reveal_change(self, out: dict, why: Reason, notes=()) -> Outcome:
-        if any(n["entered"] is None for n in dice_needs(out)):
+        if open_needs(out):
             return accepted(out, why, notes=notes)
         done = _resolve(out)
         if isinstance(done, Reason):
@@ -421,10 +426,97 @@ class GeneralissimusStepper:
         return self._after_reveal_change(out, bilingual("dice", "{side}: {faces} ({tag}).", "{side}: {faces} ({tag}).",
                                                         side=side_names(side), faces=text, tag=tag))
 
+    # the owners' decisions inside a step or at the end of the turn
+    def _cmd_retreat_choice(self, state, st, c):
+        """The owner picks where its unit falls back (§2.10.1): one of the engine's options."""
+        side, uid, sector = c.get("side"), c.get("unit"), c.get("sector")
+        need = next((n for n in open_needs(state) if n["roll"] == "retreat" and n["unit"] == uid), None)
+        if need is None or need["side"] != side:
+            return refused(_r("no_choice", "Сейчас этой стороне не нужно выбирать, куда отходит этот отряд (порядок отступления).",
+                              "This side has no retreat to choose for this unit now (retreat procedure)."))
+        if sector not in need["options"]:
+            return refused(reason_of("bad_choice", unit=str(uid), sector=str(sector)[:10], n=", ".join(need["options"])))
+        out = copy.deepcopy(state)
+        msg = bilingual("retreat_chosen", "{side}: {unit} отходит в {sector} (выбор владельца, порядок отступления).",
+                        "{side}: {unit} falls back to {sector} (the owner's choice, retreat procedure).",
+                        side=side_names(side), unit=uid, sector="за край поля" if sector == "off" else sector)
+        if out.get("reveal"):
+            out["reveal"].setdefault("choices", {})[uid] = sector
+            return self._after_reveal_change(out, msg)
+        out.setdefault("flight_choices", {})[uid] = sector
+        return accepted(out, msg)
+
+    def _cmd_react(self, state, st, c):
+        """``counter_charge_timing = reaction``: meet the charge with a face-down Bayonets! card, or not."""
+        side, uid, card = c.get("side"), c.get("unit"), c.get("card")
+        need = next((n for n in open_needs(state) if n["roll"] == "react" and n["unit"] == uid), None)
+        if need is None or need["side"] != side:
+            return refused(_r("no_reaction", "Сейчас этой стороне нечем отвечать на атаку (настройка counter_charge_timing).",
+                              "This side has no charge to react to now (setting counter_charge_timing)."))
+        zone = st.current_zone
+        if card != "none" and not any(x.id == card and x.owner == side and x.state == "placed" and x.zone == zone
+                                      and x.type == "bayonets" for x in st.cards):
+            return refused(reason_of("card_not_placed", card=str(card)[:40], zone=zone))
+        out = copy.deepcopy(state)
+        out["reveal"].setdefault("reactions", {})[uid] = card
+        msg = (bilingual("reacted", "{side}: {unit} встречает атаку картой «В Штыки!» (встречный бой).",
+                         "{side}: {unit} meets the charge with a Bayonets! card (counter-charge).", side=side_names(side), unit=uid)
+               if card != "none" else
+               bilingual("no_reaction", "{side}: {unit} не встречает атаку (встречный бой).",
+                         "{side}: {unit} does not meet the charge (counter-charge).", side=side_names(side), unit=uid))
+        return self._after_reveal_change(out, msg)
+
+    # manual correction: proposed by one side, applied when the other agrees (the host may do both)
+    def _cmd_correct(self, state, st, c):
+        side, uid, changes = c.get("side"), c.get("unit"), c.get("set")
+        if side not in SIDES:
+            raise InputError("correct needs a side")
+        if state.get("correction"):
+            return refused(_r("correction_open", "Уже предложено другое исправление: примите или отклоните его (исправление).",
+                              "Another correction is waiting: agree to it or drop it first (correction)."))
+        res = engine_turn.correct_unit(st, uid if isinstance(uid, str) else "", changes)  # checked, not applied yet
+        if not res.ok:
+            return _refused(res)
+        out = copy.deepcopy(state)
+        out["correction"] = {"by": side, "unit": uid, "set": dict(changes)}
+        return accepted(out, bilingual(
+            "correction_proposed", "{side} предлагает исправить {unit}: {what}. Нужно согласие другого игрока (исправление).",
+            "{side} proposes to correct {unit}: {what}. The other player must agree (correction).",
+            side=side_names(side), unit=uid, what=_changes_text(changes)))
+
+    def _cmd_agree_correction(self, state, st, c):
+        side, prop = c.get("side"), state.get("correction")
+        if not prop or side not in SIDES or side == prop["by"]:
+            return refused(_r("no_correction", "Нет исправления, с которым эта сторона могла бы согласиться (исправление).",
+                              "There is no correction for this side to agree to (correction)."))
+        res = engine_turn.correct_unit(st, prop["unit"], prop["set"])
+        if not res.ok:
+            return _refused(res)
+        out = self._with(state, res.state, correction=None)
+        return accepted(out, bilingual(
+            "corrected", "Исправление вручную (согласны оба): {unit} — {what} (исправление).",
+            "Manual correction (both agree): {unit} — {what} (correction).",
+            unit=prop["unit"], what=_changes_text(prop["set"])), changes=res.changes)
+
+    def _cmd_drop_correction(self, state, st, c):
+        if not state.get("correction") or c.get("side") not in SIDES:
+            return refused(_r("no_correction", "Нет предложенного исправления (исправление).",
+                              "No correction is waiting (correction)."))
+        return accepted(dict(copy.deepcopy(state), correction=None), bilingual(
+            "correction_dropped", "{side}: исправление отклонено (исправление).", "{side}: the correction is dropped (correction).",
+            side=side_names(c["side"])))
+
     # end of turn
     def _cmd_end_turn(self, state, st, c):
-        choices = c.get("flight_choices") or None
-        res = engine_turn.end_turn(st, choices)
+        waiting = open_needs(state)
+        if waiting:
+            n = waiting[0]
+            return refused(bilingual(
+                "owner_chooses", "Сначала {side} выбирает, куда бежит {unit} (порядок отступления).",
+                "First {side} chooses where {unit} flees (retreat procedure).", side=side_names(n["side"]), unit=n["unit"]))
+        choices = dict(state.get("flight_choices") or {})
+        choices.update(c.get("flight_choices") or {})
+        res = engine_turn.end_turn(st, choices or None)
         if not res.ok:
             return _refused(res)
         ru, en = res.reason.ru, res.reason.en
@@ -432,7 +524,12 @@ class GeneralissimusStepper:
         if w:
             ru += " Ничья." if w == "draw" else f" Победа: {side_names(w)[0]}."
             en += " A draw." if w == "draw" else f" Victory: {side_names(w)[1]}."
-        return accepted(self._with(state, res.state), _r("turn_ended", ru, en), changes=res.changes)
+        extra = {"flight_choices": {}} if "flight_choices" in state else {}  # absent from battles stored before
+        return accepted(self._with(state, res.state, **extra), _r("turn_ended", ru, en), changes=res.changes)
+
+
+def _changes_text(changes: dict) -> str:
+    return ", ".join(f"{k}={v}" for k, v in sorted(changes.items()))
 
 
 STEPPER = GeneralissimusStepper()

@@ -1,5 +1,6 @@
 """Generalissimus on two phones: set up a small battle, orders face down, initiative, a musket
-volley exchange, a bayonet charge met by a counter-charge, the rout; the other phone follows live."""
+volley exchange, a bayonet charge met by a counter-charge, the loser's owner tapping the diagonal
+retreat on its own phone, the rout; the other phone follows live."""
 import pytest
 from playwright.sync_api import expect
 
@@ -94,13 +95,27 @@ def test_two_phones_play_a_turn_with_volley_charge_and_rout(live_server, new_con
     shot(south, "generalissimus-05-melee-dice")
     tap_dice(south.locator('form.g-dice[data-roll="melee"]'), [6, 6, 6])
 
-    # the rout: North's unit lies with its flag down on d5, South's column stepped into d4
+    # North lost: its owner chooses where the unit falls back. North's phone offers the engine's options
+    # with the proposal (straight back, d5) pre-selected; North taps the diagonal e5 instead. South waits.
+    retreat = north.locator("form.g-retreat")
+    expect(retreat).to_be_visible(timeout=3000)
+    expect(retreat.locator('input[name="sector"][value="d5"]')).to_be_checked()
+    expect(south.locator('.g-ask[data-ask="retreat"] .waiting')).to_be_visible(timeout=3000)
+    assert south.locator("form.g-retreat").count() == 0
+    shot(north, "generalissimus-06a-retreat-choice")
+    retreat.locator('label.g-sector-pick:has(input[value="e5"])').click()
+    expect(retreat.locator('input[name="sector"][value="e5"]')).to_be_checked()
+    retreat.locator("button[type=submit]").click()
+
+    # the rout: North's unit lies with its flag down on the diagonal e5, South's column stepped into d4
     expect(south.locator('g.g-unit.routed[data-unit="N-inf-2"]')).to_have_count(1)
     expect(north.locator('g.g-unit.routed[data-unit="N-inf-2"]')).to_have_count(1, timeout=3000)
     expect(north.locator(".g-last-step")).to_contain_text("19")
     st = log.current_state(game)["engine"]
     n2 = next(u for u in st["units"] if u["id"] == "N-inf-2")
-    assert (n2["flag"], n2["sector"]) == ("routed", "d5")
+    assert (n2["flag"], n2["sector"]) == ("routed", "e5")
+    s2 = next(u for u in st["units"] if u["id"] == "S-inf-2")
+    assert s2["sector"] == "d4"
     shot(north, "generalissimus-06-rout-north-phone")
     shot(south, "generalissimus-07-rout-south-phone")
 

@@ -108,3 +108,67 @@ def test_command_subprocess_success(tmp_path):
     proc = subprocess.run([sys.executable, "manage.py", "generalissimus_resolve", str(path)],
                           cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0 and json.loads(proc.stdout)["legal"] is True
+
+
+# --- issue 13: the new keys -------------------------------------------------------------------
+
+CONFLICT_BOARD = {"units": [
+    {"id": "SX", "owner": "south", "kind": "infantry", "sector": "c3", "formation": "column"},
+    {"id": "NZ", "owner": "north", "kind": "infantry", "sector": "c4", "formation": "line"},
+    {"id": "NY", "owner": "north", "kind": "infantry", "sector": "d3", "facing": "W", "formation": "column"}]}
+
+
+def _units(out):
+    return {u["id"]: u for u in out["board"]["units"]}
+
+
+def test_step_action_the_initiative_winner_goes_first_and_each_card_keeps_its_unit():
+    case = {"board": CONFLICT_BOARD, "action": {"type": "step", "first": "south", "retreat_choices": {"NZ": "b5"},
+                                                "cards": {"south": {"type": "bayonets", "unit": "SX", "target": "NZ"},
+                                                          "north": {"type": "bayonets", "unit": "NY", "target": "SX"}}}}
+    out = resolve_case(case)
+    units = _units(out)
+    assert out["legal"] and units["SX"]["sector"] == "c4" and units["NZ"]["sector"] == "b5"
+    cards = out["details"]["cards"]
+    assert cards["S-bayonets-1"]["code"] == "gives_way" and cards["N-bayonets-1"]["state"] == "void"
+    case["action"]["first"] = "north"
+    case["action"]["cards"]["north"]["dice"] = [5, 5, 5]
+    case["action"]["cards"]["south"]["dice"] = [1, 1, 1]
+    case["action"]["retreat_choices"] = {"SX": "b2"}
+    units = _units(resolve_case(case))
+    assert units["NY"]["sector"] == "c3" and units["SX"]["sector"] == "b2" and units["SX"]["flag"] == "routed"
+
+
+def test_step_action_with_a_reaction():
+    case = {"settings": {"counter_charge_timing": "reaction"}, "board": {"units": [
+        {"id": "S1", "owner": "south", "kind": "infantry", "sector": "c3"},
+        {"id": "N1", "owner": "north", "kind": "infantry", "sector": "c4"},
+        {"id": "N2", "owner": "north", "kind": "infantry", "sector": "d5"}]},
+        "action": {"type": "step", "cards": {"south": {"type": "bayonets", "unit": "S1", "target": "N1", "dice": [1, 1, 1]},
+                                             "north": {"type": "move", "unit": "N2"}},
+                   "reactions": {"N1": "meet"}, "reaction_dice": {"north": [6, 6, 6]}}}
+    out = resolve_case(case)
+    assert out["details"]["cards"]["S-bayonets-1"]["code"] == "melee_won" and _units(out)["S1"]["flag"] == "routed"
+    case["action"]["reactions"] = {"N1": "none"}
+    assert resolve_case(case)["details"]["cards"]["S-bayonets-1"]["code"] == "gives_way"
+    case["action"]["reactions"] = {"N1": "maybe"}
+    with pytest.raises(CaseError, match="reactions"):
+        resolve_case(case)
+
+
+def test_bayonets_advance_deployment_and_correction_actions():
+    board = {"units": [{"id": "S1", "owner": "south", "kind": "infantry", "sector": "c3", "formation": "line"}]}
+    out = resolve_case({"board": board, "action": {"type": "bayonets", "unit": "S1", "use": "advance"}})
+    assert out["code"] == "advanced" and _units(out)["S1"]["sector"] == "c4" and _units(out)["S1"]["formation"] == "line"
+    with pytest.raises(CaseError, match="advance"):
+        resolve_case({"board": board, "action": {"type": "bayonets", "unit": "S1"}})
+    out = resolve_case({"board": board, "action": {"type": "deployment"}})
+    assert not out["legal"] and out["code"] == "deploy_row" and len(out["details"]["problems"]) == 1
+    assert resolve_case({"board": board, "settings": {"deploy_rows": 3}, "action": {"type": "deployment"}})["legal"]
+    out = resolve_case({"board": board, "action": {"type": "correct", "unit": "S1", "set": {"sector": "e2", "blocks": 2}}})
+    assert out["code"] == "corrected" and _units(out)["S1"]["sector"] == "e2" and _units(out)["S1"]["blocks"] == 2
+
+
+def test_removed_settings_are_accepted_and_ignored():
+    out = resolve_case(dict(CASE, settings={"pile_composition_public": False, "commit_unit_at_placement": True}))
+    assert out["legal"]

@@ -242,10 +242,14 @@ def test_bad_retreat_choice_is_reported():
     assert not r.ok and r.reason.code == "bad_choice" and mentions(r, "порядок отступления", "retreat procedure")
 
 
-def test_no_way_back_destroys():
-    s = board(U("S1", "s", "cavalry", "c3"), U("N1", "n", "cavalry", "c4"),
-              terrain={"b5": "forest", "c5": "forest", "d5": "forest"})
-    r = charge(s, "S1", "N1")
+def test_no_way_back_a_unit_giving_way_stays_or_is_destroyed_by_setting():
+    units = [U("S1", "s", "cavalry", "c3"), U("N1", "n", "cavalry", "c4")]
+    terrain = {"b5": "forest", "c5": "forest", "d5": "forest"}
+    r = charge(board(*units, terrain=terrain), "S1", "N1")  # flag up: not fleeing, so it stays
+    n1 = r.state.unit("N1")
+    assert (n1.location, n1.sector, n1.formation) == ("board", "c4", "disordered") and where(r.state, "S1") == "c3"
+    assert r.data["target_stayed"] is True
+    r = charge(board(*units, terrain=terrain, settings={"blocked_retreat": "destroyed"}), "S1", "N1")
     assert r.state.unit("N1").location == "destroyed" and where(r.state, "S1") == "c4"
 
 

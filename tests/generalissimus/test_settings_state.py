@@ -11,8 +11,8 @@ from .helpers import U, board
 SPEC_DEFAULTS = {  # spec §5 table
     "max_units_per_side": 6, "max_blocks_per_side": 30, "zone_columns": {"west": ["a", "b"], "center": ["c", "d"], "east": ["e", "f"]},
     "deploy_rows": 1, "reserve_entry": "move_card", "facings": 4, "cavalry_step_dirs": "forward3",
-    "cavalry_free_turn": "any", "cavalry_stop_terrain": ["river"], "card_scope": "one_unit",
-    "commit_unit_at_placement": False, "orders_per_turn_cap": None, "cards_reusable": True,
+    "cavalry_free_turn": "any", "cavalry_stop_terrain": ["river", "hill", "village"], "card_scope": "one_unit",
+    "orders_per_turn_cap": None, "cards_reusable": True,
     "initiative_tie": "reroll", "fire_bonus_mode": "per_die", "melee_bonus_mode": "total",
     "column_bonus_defender": True, "artillery_hill_diag_range": 1, "artillery_blockers": "own",
     "counter_charge_timing": "same_step", "give_way_flag": "up", "give_way_advance": True,
@@ -20,7 +20,8 @@ SPEC_DEFAULTS = {  # spec §5 table
     "flight_timing": "end_of_turn", "rear_reference": "home_edge", "rally_formation": "disordered",
     "counter_charge_counts_as_attack": False, "retreat_distance": 1, "square_break_to": "disordered",
     "reserves_count": True, "cav_vs_routed_advance": True, "terrain_cover": "none",
-    "pile_composition_public": True, "allow_digital_dice": True,
+    "allow_digital_dice": True, "musket_arc": "front_diagonals", "bayonets_advance": "one_sector",
+    "blocked_retreat": "stay", "deploy_terrain_disorder": False,
 }
 
 

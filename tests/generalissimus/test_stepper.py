@@ -8,11 +8,11 @@ import pytest
 from gameplay.common import Outcome, Reason
 from gameplay.common.stepper import ReplayError
 from gameplay.generalissimus import SettingsError, StateError
-from gameplay.generalissimus.queries import (card_counts, choosers, dice_needs, engine_of, setup_warnings,
+from gameplay.generalissimus.queries import (card_counts, choosers, dice_needs, engine_of, open_needs, setup_warnings,
                                              unit_options, zone_order_chooser)
 from gameplay.generalissimus.stepper import HIDDEN, STEPPER, PrepareError, initial_state
 
-from .helpers import U
+from .helpers import U, board
 
 # the "contact" drill of the setup page: two small lines face to face in the centre
 UNITS = [
@@ -25,8 +25,9 @@ PLAYERS = {"south": "Аня", "north": "Боря"}
 
 
 def new(settings=None, units=UNITS):
-    return STEPPER.new_state({"units": units, "terrain": {}, "settings": settings or {}, "piles": None,
-                              "players": PLAYERS})
+    """The contact drill deploys on three rows per side (the preset sets ``deploy_rows`` = 3)."""
+    return STEPPER.new_state({"units": units, "terrain": {}, "settings": {"deploy_rows": 3, **(settings or {})},
+                              "piles": None, "players": PLAYERS})
 
 
 class Table:
@@ -108,7 +109,14 @@ def test_a_whole_turn_through_the_stepper_replays_to_the_same_state():
     assert [(n["side"], n["roll"], n["role"]) for n in dice_needs(t.state)] == [
         ("south", "melee", "attacker"), ("north", "melee", "defender")]
     t.do(type="dice", side="north", roll="melee", faces=[1, 1, 1], source="physical")
-    won = t.do(type="dice", side="south", roll="melee", faces=[6, 6, 6], source="digital")
+    t.do(type="dice", side="south", roll="melee", faces=[6, 6, 6], source="digital")
+    # North lost: its owner chooses where the unit falls back, among the engine's options (proposal first)
+    need = [n for n in open_needs(t.state)]
+    assert [(n["side"], n["roll"], n["unit"], n["options"]) for n in need] == [("north", "retreat", "N-inf-2", ["d5", "c5", "e5"])]
+    t.refuse(type="retreat_choice", side="south", unit="N-inf-2", sector="d5")  # not South's unit
+    bad = t.refuse(type="retreat_choice", side="north", unit="N-inf-2", sector="d6")
+    assert names_rule(bad.reason, "порядок отступления", "retreat procedure")
+    won = t.do(type="retreat_choice", side="north", unit="N-inf-2", sector="d5")
     assert "wins 19 to 3" in won.reason.en and "побеждает 19:3" in won.reason.ru
     assert won.changes  # the engine's events of the step
     n2, s2 = t.engine.unit("N-inf-2"), t.engine.unit("S-inf-2")
@@ -307,7 +315,7 @@ def test_unit_options_answer_card_by_card_with_reasons():
 def test_unit_options_for_routed_and_reserve_units():
     units = [U("S1", "s", "infantry", "c3", flag="routed", formation="disordered"),
              U("S2", "s", "infantry", None, location="reserve"), U("N1", "n", "infantry", "c6")]
-    st = engine_of(new(units=units))
+    st = board(*units)
     routed = unit_options(st, "S1")
     assert routed.zone is None and [o.card for o in routed.options] == ["rally"]
     assert names_rule(routed.options[0].reason, "правило бегства", "rout rule")

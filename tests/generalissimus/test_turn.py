@@ -106,8 +106,8 @@ def test_reaction_mode_counter_charge():
     g = _ready(_game(BASE, settings=Settings(counter_charge_timing="reaction")),
                [("south", "bayonets", "center"), ("north", "move", "center"), ("north", "bayonets", "center")])
     r = reveal_step(g, {"south": {"card": "S-bayonets-1", "unit": "S1", "target": "N1", "dice": [1, 1, 1]},
-                        "north": {"card": "N-move-1", "unit": "N2",
-                                  "reaction": {"card": "N-bayonets-1", "dice": [6, 6, 6]}}})
+                        "north": {"card": "N-move-1", "unit": "N2"}},
+                    reactions={"N1": "N-bayonets-1"}, melee_dice={"north": [6, 6, 6]})
     assert r.data["cards"]["S-bayonets-1"]["code"] == "melee_won"
     assert r.state.unit("S1").routed and where(r.state, "N1") == "c3"
     assert r.data["cards"]["N-bayonets-1"]["state"] == "executed"

@@ -218,6 +218,13 @@ def test_g19_cavalry_terrain():
     forest = board(U("C1", "s", "cavalry", "c2"), terrain={"c3": "forest"})
     assert move(forest, "C1", path=["c3"]).reason.en == "Cavalry cannot enter a forest (terrain table)"
     hill = board(U("C1", "s", "cavalry", "c2"), terrain={"d3": "hill"})
+    r = move(hill, "C1", path=["d3", "d4"])  # the default: a hill ends the move
+    assert not r.ok and r.reason.code == "cav_stop_terrain"
+    r = move(hill, "C1", path=["d3"])
+    assert r.ok and where(r.state, "C1") == "d3" and r.state.unit("C1").formation == "disordered"
+    village = board(U("C1", "s", "cavalry", "c2"), terrain={"c3": "village"})
+    assert move(village, "C1", path=["c3", "c4"]).reason.code == "cav_stop_terrain"
+    hill = board(U("C1", "s", "cavalry", "c2"), terrain={"d3": "hill"}, settings={"cavalry_stop_terrain": ["river"]})
     r = move(hill, "C1", path=["d3", "d4"])
     assert r.ok and where(r.state, "C1") == "d4" and r.state.unit("C1").formation == "disordered"
 

@@ -116,6 +116,9 @@ def test_new_battle_page_offers_every_default_with_its_reason(client):
     for d in describe_settings():
         if d["key"] in ("terrain_map", "pile_composition"):
             continue
+        if d["choices"] is not None and len(d["choices"]) < 2:  # a reading with one value is no choice to offer
+            assert f'name="s_{d["key"]}"' not in html, d["key"]
+            continue
         assert f'name="s_{d["key"]}"' in html, d["key"]
         assert escape(f'{d["ref"]}: {d["ru"]}') in html, d["key"]  # the source's silence, in one line
     assert 'name="t_a1"' in html and 'name="t_f6"' in html and 'name="pile_move"' in html
@@ -143,9 +146,26 @@ def test_standard_preset_fills_both_home_rows(client):
 
 
 def test_own_units_replace_the_preset(client):
-    game, _ = create(client, units="south infantry c3 N line 3\nnorth cavalry c4\n", name="Свои")
+    game, _ = create(client, units="south infantry c1 N line 3\nnorth cavalry c6\n", name="Свои")
     assert [(u["id"], u["sector"], u["formation"]) for u in engine(game)["units"]] == [
-        ("S-inf-1", "c3", "line"), ("N-cav-1", "c4", "column")]
+        ("S-inf-1", "c1", "line"), ("N-cav-1", "c6", "column")]
+
+
+def test_deployment_is_checked_against_the_nearest_rows_and_the_terrain(client):
+    r = client.post(reverse("generalissimus:new"), setup_data(units="south infantry c3\nnorth cavalry c6", name="Далеко"))
+    assert r.status_code == 200 and not Game.objects.filter(name="Далеко").exists()
+    assert "c3" in r.content.decode() and "deploy_rows" in r.content.decode()
+    r = client.post(reverse("generalissimus:new"), setup_data(units="south artillery c1\nnorth cavalry c6", t_c1="forest",
+                                                              name="Лес"))
+    assert not Game.objects.filter(name="Лес").exists() and "c1" in r.content.decode()
+    game, _ = create(client, units="south infantry c3\nnorth cavalry c4", s_deploy_rows=3, name="Три ряда")
+    assert [u["sector"] for u in engine(game)["units"]] == ["c3", "c4"]
+
+
+def test_the_contact_preset_obeys_deployment(client):
+    game, _ = create(client, preset="contact", name="Сближение")
+    st = engine(game)
+    assert st["settings"]["deploy_rows"] == 3 and {u["sector"] for u in st["units"]} >= {"c3", "c4"}
 
 
 @pytest.mark.parametrize("over, message", [
@@ -357,7 +377,15 @@ def test_a_turn_with_a_volley_and_a_charge_routs_the_enemy_and_replays(game, sou
     html = page(north, game)
     assert "Melee" in html or "Рукопашн" in html or "melee" in html
     ok(dice(north, game, "north", "melee", [1, 1, 1]))
-    text = ok(dice(south, game, "south", "melee", [6, 6, 6]))
+    ok(dice(south, game, "south", "melee", [6, 6, 6]))
+    # North lost: its phone offers the sectors, the proposal (straight back) pre-selected; South waits
+    html = page(north, game)
+    assert 'name="sector" value="d5" checked' in html and 'value="c5"' in html and 'value="e5"' in html
+    assert all(f'hint-retreat" data-sector="{x}"' in html for x in ("d5", "c5", "e5"))  # lit on North's board
+    assert 'hint-retreat' not in page(south, game)
+    assert 'class="g-retreat"' not in page(south, game)
+    assert post(south, game, "retreat_choice", side="north", unit="N-inf-2", sector="d5").status_code == 403
+    text = ok(post(north, game, "retreat_choice", side="north", unit="N-inf-2", sector="d5"))
     assert "побеждает 19:3" in text or "wins 19 to 3" in text
     st = engine(game)
     n2 = next(u for u in st["units"] if u["id"] == "N-inf-2")
@@ -366,12 +394,12 @@ def test_a_turn_with_a_volley_and_a_charge_routs_the_enemy_and_replays(game, sou
     assert st["phase"] == "end_of_turn"
     board = page(spectator, game)
     assert 'class="g-unit side-north kind-infantry formation-disordered routed' in board
-    # undo the last dice (the melee) and redo it; then the log replays to the stored state
-    ok(post(south, game, "undo"))
+    # undo the last move (North's choice) and redo it; then the log replays to the stored state
+    ok(post(north, game, "undo"))
     st = engine(game)
     assert next(u for u in st["units"] if u["id"] == "N-inf-2")["flag"] == "up"
     assert log.replay(game) == log.current_state(game)
-    ok(post(south, game, "redo"))
+    ok(post(north, game, "redo"))
     ok(post(north, game, "end_turn"))
     st = engine(game)
     assert st["turn"] == 2 and st["phase"] == "orders"

@@ -4,12 +4,13 @@ from __future__ import annotations
 from gameplay.generalissimus.stepper import STEPPER, GeneralissimusStepper
 
 from tracker.core.models import Event, Game
-from tracker.core.registry import GameAdapter
+from tracker.core.registry import GameAdapter, seen
 
 from . import page
 
-# Commands that handle a side's face-down order cards: only its own seat sends them.
-SECRET = {"place", "unplace", "choose"}
+# Commands that handle a side's face-down order cards: only its own seat sends them (a reaction names
+# a face-down Bayonets! card: the engine's answer to anyone else would tell whether it exists).
+SECRET = {"place", "unplace", "choose", "react"}
 # Commands a side makes at the same time as the other side, on its own secret part of the table
 # (orders face down, the card for a step, its own dice).
 SIMULTANEOUS = {"place", "unplace", "confirm", "choose", "dice"}
@@ -31,6 +32,16 @@ class GeneralissimusAdapter(GameAdapter):
 
     def secret(self, command: dict) -> bool:
         return command.get("type") in SECRET
+
+    def sealed(self, command: dict, state_after: dict):
+        """The choice that turned both sides' cards of a step face up stays made: undoing it would let
+        the last to choose pick again knowing the other's card."""
+        revealed = not any((state_after.get("pending") or {}).values())  # a choice still face down waits there
+        if command.get("type") == "choose" and revealed:
+            return seen("карты шага уже открыты", "the cards of this step are already face up")
+        if command.get("type") == "react" and command.get("card") != "none":
+            return seen("карта «В Штыки!» открыта для встречного боя", "a Bayonets! card was turned face up to meet a charge")
+        return None
 
     def commutes(self, command: dict, later: list[Event]) -> bool:
         """A secret move still means what it meant when only the other side's secret moves came in

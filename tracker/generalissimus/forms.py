@@ -167,9 +167,12 @@ def parse_units(text: str) -> list[dict]:
 SETTING_LABELS = {
     "max_units_per_side": _("Units per side (soft limit)"),
     "max_blocks_per_side": _("Blocks per side (soft limit)"),
-    "pile_composition_public": _("Pile composition is public"),
     "zone_columns": _("Zone borders (columns per zone)"),
     "deploy_rows": _("Deployment rows"),
+    "deploy_terrain_disorder": _("Placing on disordering terrain disorders"),
+    "musket_arc": _("Musket volley diagonals"),
+    "bayonets_advance": _("Bayonets! with no enemy in front"),
+    "blocked_retreat": _("A unit falling back (not fleeing) with nowhere to go"),
     "reserve_entry": _("Reserve entry"),
     "terrain_effects": _("Terrain effects table"),
     "facings": _("Facings"),
@@ -177,7 +180,6 @@ SETTING_LABELS = {
     "cavalry_free_turn": _("Cavalry turn after moving"),
     "cavalry_stop_terrain": _("Terrain that stops cavalry"),
     "card_scope": _("What one card orders"),
-    "commit_unit_at_placement": _("Name the unit when placing the card"),
     "orders_per_turn_cap": _("Cards per turn (empty: no cap)"),
     "cards_reusable": _("Played cards return to the pile"),
     "initiative_tie": _("Initiative tie"),
@@ -216,9 +218,11 @@ JSON_SETTINGS = {"zone_columns", "terrain_effects"}
 
 
 def setting_specs() -> list[dict]:
+    """The settings a group may change on the new-battle page. A reading with a single possible
+    value is no choice: the game page lists it among the battle's house rules, the form does not."""
     out = []
     for d in describe_settings():
-        if d["key"] in SPECIAL:
+        if d["key"] in SPECIAL or (d["choices"] is not None and len(d["choices"]) < 2):
             continue
         d = dict(d, label=SETTING_LABELS.get(d["key"], d["key"]), field=f"s_{d['key']}")
         out.append(d)
@@ -231,7 +235,7 @@ class NewBattleForm(forms.Form):
     north_player = forms.CharField(label=_("North player (home row 6)"), max_length=60, initial=_("North"))
     preset = forms.ChoiceField(label=_("Armies"), initial="standard", widget=forms.RadioSelect, choices=[
         ("standard", _("Standard small battle: 3 infantry, 2 cavalry, 1 battery per side on the home rows")),
-        ("contact", _("Contact drill: two infantry units per side already face to face in the centre")),
+        ("contact", _("Contact drill: two infantry units per side already face to face in the centre (deploys on three rows per side)")),
     ])
     units = forms.CharField(label=_("Or your own units, one a line"), required=False,
                             widget=forms.Textarea(attrs={"rows": 4, "maxlength": MAX_UNITS_TEXT,
@@ -323,6 +327,8 @@ class NewBattleForm(forms.Form):
                 return data
         else:
             units = preset_units(data.get("preset") or "standard")
+            if data.get("preset") == "contact":  # the drill's lines stand on rows 3 and 4: three rows each
+                settings["deploy_rows"] = max(settings.get("deploy_rows") or 1, 3)
         data["unit_list"], data["settings"], data["terrain"], data["pile"] = units, settings, terrain, pile
         return data
 
@@ -385,6 +391,8 @@ class ChooseForm(SideForm):
     formation = forms.ChoiceField(label=_("Formation"), required=False,
                                   choices=[("", "—")] + [(f, f) for f in FORMATIONS])
     direction = forms.ChoiceField(label=_("Turn"), required=False, choices=[("", "—"), ("left", "left"), ("right", "right")])
+    use = forms.ChoiceField(label=_("Bayonets!: use"), required=False,
+                            choices=[("", "—"), ("charge", "charge"), ("advance", "advance"), ("meet", "meet")])
 
     def __init__(self, *args, cards=(), units=(), **kwargs):
         super().__init__(*args, **kwargs)
@@ -397,6 +405,44 @@ class ChooseForm(SideForm):
         if any(s not in all_sectors() for s in steps) or len(steps) > 2:
             raise forms.ValidationError(gettext("A cavalry path is one or two sectors, e.g. “d5 c4”."))
         return steps
+
+
+class RetreatChoiceForm(SideForm):
+    unit = forms.CharField(max_length=40)
+    sector = forms.CharField(max_length=3)
+
+
+class ReactForm(SideForm):
+    unit = forms.CharField(max_length=40)
+    card = forms.CharField(max_length=40)
+
+
+FLAGS = [("up", "up"), ("routed", "routed")]
+LOCATION_CHOICES = [("board", "board"), ("reserve", "reserve"), ("destroyed", "destroyed"), ("deserted", "deserted")]
+
+
+class CorrectForm(SideForm):
+    """A manual correction: only the fields filled in change (the other player agrees, or the host)."""
+    unit = forms.CharField(max_length=40)
+    sector = forms.CharField(required=False, max_length=2)
+    location = forms.ChoiceField(required=False, choices=[("", "—")] + LOCATION_CHOICES)
+    blocks = forms.IntegerField(required=False, min_value=0, max_value=3)
+    crew = forms.IntegerField(required=False, min_value=0, max_value=2)
+    formation = forms.ChoiceField(required=False, choices=[("", "—")] + [(f, f) for f in FORMATIONS])
+    facing = forms.ChoiceField(required=False, choices=[("", "—"), ("N", "N"), ("E", "E"), ("S", "S"), ("W", "W")])
+    flag = forms.ChoiceField(required=False, choices=[("", "—")] + FLAGS)
+
+    def clean_sector(self):
+        v = (self.cleaned_data.get("sector") or "").strip().lower()
+        if v and v not in all_sectors():
+            raise forms.ValidationError(gettext("A sector is a1–f6."))
+        return v
+
+    def changes(self) -> dict:
+        d = self.cleaned_data
+        out = {k: d[k] for k in ("sector", "location", "formation", "facing", "flag") if d.get(k)}
+        out.update({k: d[k] for k in ("blocks", "crew") if d.get(k) is not None})
+        return out
 
 
 class DiceForm(SideForm):

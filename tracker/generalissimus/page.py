@@ -11,9 +11,10 @@ from django.utils.translation import gettext as _, gettext_lazy
 from gameplay.common import text as reason_text
 from gameplay.generalissimus import describe_settings
 from gameplay.generalissimus.geometry import zone_of
-from gameplay.generalissimus.queries import card_counts, choosers, unit_options, zone_order_chooser
+from gameplay.generalissimus.queries import (card_counts, choosers, rule_hints, step_needs_of, unit_options,
+                                             zone_order_chooser)
 from gameplay.generalissimus.state import CARD_TYPES, FORMATIONS, ZONES
-from gameplay.generalissimus.stepper import SIDES, STEPPER, dice_needs, engine_of
+from gameplay.generalissimus.stepper import SIDES, STEPPER, engine_of
 
 from tracker.core.commands import BadInput, Parsed
 from tracker.core.models import Game
@@ -31,13 +32,12 @@ REMINDERS = {
     "orders": [
         gettext_lazy("Cards go face down beside a zone. Several per zone are fine."),
         gettext_lazy("Routed units cannot take orders. Stopping a rout needs two Form up cards in that unit's zone."),
-        gettext_lazy("To meet an enemy charge with a counter-charge you need a Bayonets! card in that zone, revealed in the same step."),
         gettext_lazy("Enemy fire takes priority over your charge."),
         gettext_lazy("Changing formation always needs a Form up card (except cavalry turning after a move)."),
     ],
     "initiative": [
         gettext_lazy("Each player rolls one die. A tie is rolled again."),
-        gettext_lazy("The winner names the zone order and wins conflicts."),
+        gettext_lazy("The winner names the zone order and its cards are carried out first; each card still acts on the unit its owner named."),
     ],
     "actions": [
         gettext_lazy("One card per player per step; the exception is the rally (two Form up cards)."),
@@ -45,15 +45,14 @@ REMINDERS = {
         gettext_lazy("Fire resolves before a charge, whatever the initiative. Casualties from simultaneous fire come off together."),
         gettext_lazy("No unit volleys, fires artillery or charges twice in one turn."),
         gettext_lazy("Line +1 fire. Column +1 bayonet. Square +2 only against cavalry in melee. Flank +1 for fire and melee."),
-        gettext_lazy("Infantry fires at the front, front-left or front-right sector. A charge targets the front sector only."),
         gettext_lazy("Artillery: range 2 straight / 1 diagonal, 3 from a hill; no fire from a river, over own units, or when disordered. One die per crew block."),
-        gettext_lazy("Cavalry: up to 2 sectors, through own units (both disordered), never through enemies or forest; a river stops it."),
+        gettext_lazy("Cavalry: up to 2 sectors, through own units (both disordered), never through enemies or forest."),
         gettext_lazy("Melee: both sides become disordered. The loser's flag goes down and it falls back; the winner steps in. A tie leaves both in place."),
         gettext_lazy("A target without Bayonets! gives way, disordered, without dice. Cavalry charging a routed unit destroys it."),
         gettext_lazy("After losses: 1 block means disordered. A square under 3 blocks is no longer a square."),
     ],
     "end_of_turn": [
-        gettext_lazy("Every unit routed before this turn moves one sector towards its own edge (chain panic, destruction or desertion if blocked)."),
+        gettext_lazy("Blocked flight: chain panic into an own unit, destruction on an enemy, desertion off the board."),
         gettext_lazy("Then the victory check; attack limits reset; cards go back to the piles."),
         gettext_lazy("Reserves may enter with a Move card."),
     ],
@@ -89,7 +88,7 @@ def _card_view(st, side, rev: dict, mine=False) -> dict:
     return {"side": side, "side_name": F.side_label(side), "kind": kind, "label": F.card_label(kind) if kind else "",
             "unit": _unit_name(st, rev.get("unit")), "target": _unit_name(st, rev.get("target")) if rev.get("target") else "",
             "extra": " ".join(str(rev[k]) if not isinstance(rev[k], list) else "→".join(rev[k])
-                              for k in ("to", "path", "facing", "formation", "direction") if rev.get(k))}
+                              for k in ("use", "to", "path", "facing", "formation", "direction") if rev.get(k))}
 
 
 def _options_view(st, uid: str) -> tuple[list[dict], dict]:
@@ -134,7 +133,13 @@ def context(request, game: Game, actor, full_state: dict, keep=None) -> dict:
                    "placed": placed, "confirmed": side in st.confirmed,
                    "pending": _card_view(st, side, pending) if pending else None})
     reveal = state.get("reveal")
-    needs = dice_needs(state) if reveal else []
+    # what the step (or the forced flight) still needs, from the engine on the full state: the needs
+    # themselves are public (a reaction is asked on the public count of face-down cards)
+    all_needs, complete = step_needs_of(full_state)
+    needs = [n for n in all_needs if n["roll"] in ("fire", "melee")]
+    asks = [n for n in all_needs if n["roll"] in ("retreat", "react") and n["entered"] is None]
+    if not hints and asks and asks[0]["roll"] == "retreat" and asks[0]["side"] in mine:
+        hints = {"retreat": set(asks[0]["options"]) - {"off"}}  # the owner's options, lit on its board
     to_reveal = choosers(state)
     players = state.get("players", {})
     version = game.version
@@ -160,11 +165,18 @@ def context(request, game: Game, actor, full_state: dict, keep=None) -> dict:
         if writable else [],
         "reveal": [_card_view(st, s, rev) for s, rev in reveal["cards"].items()] if reveal else [],
         "needs": [_need_view(st, n, acts, writable) for n in needs],
+        "asks": [_ask_view(st, n, acts, writable, mine) for n in asks[:1]],
+        "can_end_turn": writable and complete,
+        "correction": _correction_view(state.get("correction"), acts, writable),
+        "correct_as": next(iter(acts), None) if writable and not state.get("correction") else None,
+        "all_units": [(u.id, _unit_name(st, u.id)) for u in st.units],
+        "formations": [(f, F.formation_label(f)) for f in FORMATIONS],
         "last_step": _step_view(st, state.get("steps", [])[-1]) if state.get("steps") else None,
         "digital": st.settings.allow_digital_dice,
         "dice_values": range(1, 7),
         "units": _units_view(st),
         "settings_changed": _settings_changed(st),
+        "rule_hints": [reason_text(r, _lang()) for r in rule_hints(st).get(st.phase, [])],
         "winner": (_("Draw") if st.winner == "draw" else F.side_label(st.winner)) if st.winner else "",
         "forms": keep or {},
         "self_url": reverse("game", args=[game.pk]) + (f"?unit={selected}" if selected else ""),
@@ -206,6 +218,33 @@ def _need_view(st, n: dict, acts, writable) -> dict:
             "mine": writable and n["side"] in acts and entered is None}
 
 
+def _ask_view(st, n: dict, acts, writable, mine) -> dict:
+    """An owner's decision the engine waits for: where a unit falls back (its options, the engine's
+    proposal first and pre-selected), or whether a charged unit meets the charge (reaction)."""
+    side = n["side"]
+    out = {"side": side, "side_name": F.side_label(side), "roll": n["roll"], "unit": n["unit"],
+           "unit_name": _unit_name(st, n["unit"]), "mine": writable and side in acts}
+    if n["roll"] == "retreat":
+        out["options"] = [(o, _("off the board") if o == "off" else o) for o in n["options"]]
+        out["proposal"] = n["options"][0]
+    else:
+        out["attacker"] = _unit_name(st, n.get("attacker"))
+        zone = st.current_zone
+        out["cards"] = ([(c.id, F.card_label(c.type)) for c in st.cards if c.owner == side and c.state == "placed"
+                         and c.zone == zone and c.type == "bayonets"] if side in mine else [])
+    return out
+
+
+def _correction_view(prop, acts, writable) -> dict | None:
+    if not prop:
+        return None
+    others = [s for s in SIDES if s != prop["by"]]
+    return {"by": F.side_label(prop["by"]), "unit": prop["unit"],
+            "what": ", ".join(f"{k}: {v}" for k, v in sorted(prop["set"].items())),
+            "agree_as": next((s for s in others if writable and s in acts), None),
+            "drop_as": next((s for s in SIDES if writable and s in acts), None)}
+
+
 def _step_view(st, rec: dict) -> dict:
     cards = []
     for side, c in rec.get("cards", {}).items():
@@ -238,19 +277,20 @@ def _units_view(st) -> list[dict]:
 
 
 def _settings_changed(st) -> list[dict]:
-    current = st.settings.to_dict()
     out = []
     for d in describe_settings():
         if d["key"] in ("terrain_map",):
             continue
-        value = current[d["key"]]
+        value = getattr(st.settings, d["key"])
         out.append({"key": d["key"], "label": F.SETTING_LABELS.get(d["key"], d["key"]), "value": value,
                     "changed": value != d["default"], "ref": d["ref"], "note": d["en"] if _lang() == "en" else d["ru"]})
     return out
 
 
 SIDE_COMMANDS = {"place": F.PlaceForm, "unplace": F.UnplaceForm, "confirm": F.SideForm, "zones": F.ZonesForm,
-                 "choose": F.ChooseForm, "dice": F.DiceForm}
+                 "choose": F.ChooseForm, "dice": F.DiceForm, "retreat_choice": F.RetreatChoiceForm,
+                 "react": F.ReactForm, "correct": F.CorrectForm, "agree_correction": F.SideForm,
+                 "drop_correction": F.SideForm}
 OTHER_COMMANDS = {"initiative": F.InitiativeForm, "end_turn": F.VersionForm}
 
 
@@ -273,6 +313,12 @@ def parse(request, game: Game, actor, current) -> Parsed:
     form = form_class(request.POST, **kwargs)
     if not form.is_valid():
         raise BadInput("; ".join(str(e) for errs in form.errors.values() for e in errs))
+    if kind == "correct":
+        changes = form.changes()
+        if not changes:
+            raise BadInput(_("Fill in at least one thing to correct."))
+        return Parsed({"type": "correct", "side": form.cleaned_data["side"], "unit": form.cleaned_data["unit"],
+                       "set": changes}, form.cleaned_data["version"])
     cmd, problem = _command(kind, form.cleaned_data)
     if problem:
         raise BadInput(problem)
@@ -290,6 +336,12 @@ def _command(kind, d) -> tuple[dict, str | None]:
         return {"type": "zones", "side": d["side"], "sequence": d["sequence"].split(",")}, None
     if kind == "end_turn":
         return {"type": "end_turn"}, None
+    if kind == "retreat_choice":
+        return {"type": "retreat_choice", "side": d["side"], "unit": d["unit"], "sector": d["sector"]}, None
+    if kind == "react":
+        return {"type": "react", "side": d["side"], "unit": d["unit"], "card": d["card"]}, None
+    if kind in ("agree_correction", "drop_correction"):
+        return {"type": kind, "side": d["side"]}, None
     if kind == "initiative":
         if d.get("digital"):
             return {"type": "initiative", "source": "digital"}, None  # STEPPER.prepare rolls the dice
@@ -298,7 +350,7 @@ def _command(kind, d) -> tuple[dict, str | None]:
         cmd = {"type": "choose", "side": d["side"], "unit": d["unit"]}
         cards = list(d["cards"])
         cmd.update({"cards": cards} if len(cards) > 1 else {"card": cards[0]})
-        for key in ("target", "to", "facing", "formation", "direction"):
+        for key in ("target", "to", "facing", "formation", "direction", "use"):
             if d.get(key):
                 cmd[key] = d[key]
         if d.get("path"):

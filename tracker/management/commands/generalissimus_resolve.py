@@ -8,7 +8,8 @@ from gameplay.generalissimus import CaseError, resolve_case
 
 
 class Command(BaseCommand):
-    help = "Resolve one Generalissimus case (board, settings, one action with dice) from a JSON file."
+    help = ("Resolve one Generalissimus case from a JSON file: a board, settings and one action (a card, a whole "
+            "reveal step of both sides, a deployment check or a correction) with its dice and the owners' choices.")
 
     def add_arguments(self, parser):
         parser.add_argument("case_file", help="path to the case JSON file")
