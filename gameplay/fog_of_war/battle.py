@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from gameplay.common import Outcome
 
@@ -46,6 +46,7 @@ class BattleInput:
     superiority: str | None = None  # None | attacker | defender
     from_quagmire: bool = False
     no_card_rule: str = "instant"
+    fort_at_sea: str = "counts"  # B-24: a defender's fort counts at sea (the seed names no other unsuitable card)
 
 
 @dataclass
@@ -64,9 +65,18 @@ class BattleResult:
     superiority_used: str | None
 
 
+def fort_counting_at_sea(cards: list[Card], kind: str, rule: str) -> list[Card]:
+    """B-24 ``counts``: in a sea battle a defending fort without a printed sea value counts its land value."""
+    if kind != "sea" or rule != "counts":
+        return list(cards)
+    return [replace(c, sea=c.land) if c.category == "fort" and c.sea is None else c for c in cards]
+
+
 def compute(inp: BattleInput) -> BattleResult:
     """Filter the cards, sum the strengths with every §2.6 modifier and pick the outcome."""
     k = inp.kind
+    inp = replace(inp, defence=fort_counting_at_sea(inp.defence, k, inp.fort_at_sea),
+                  neutral=fort_counting_at_sea(inp.neutral, k, inp.fort_at_sea))
     att = [c for c in inp.attack if c.usable(k, attacking=True)]
     dfn = [c for c in inp.defence if c.usable(k, attacking=False)]
     neu = [c for c in inp.neutral if c.usable(k, attacking=False)]
@@ -173,11 +183,15 @@ def quagmire_losses(own: list[Card], neutral: list[Card] = (), *, chosen: list[s
 
 def card_flow(br: BattleResult, kind: str, *, wins_choice: list[str] | None = None,
               quagmire_choice: dict[str, list[str]] | None = None, rng: random.Random | None = None,
-              wins_rule: str = "any_sufficient") -> Outcome:
+              wins_rule: str = "any_sufficient", quagmire_neutral_losses: str = "defender_losses",
+              victory_removes_all_neutral: bool = True) -> Outcome:
     """Where each card goes for this outcome (§2.7). Roles: attacker / defender / neutral.
 
     ``data['flow']`` maps role -> pile -> cards; piles: discard, losses, wins, stays (province),
     removed (neutral only). Also ``province_card`` per role and ``control_to_attacker``.
+    A Victory removes **every** neutral card of the province from the game, counted or not (B-23); neutral
+    cards lost in a Quagmire go into the defender's losses (B-22 ``defender_losses``) or leave the game
+    (``removed``). ``victory_removes_all_neutral=False`` is only the reading of games stored before.
     """
     flow = {
         "attacker": {"discard": list(br.attack_discarded), "losses": [], "wins": [], "stays": []},
@@ -189,6 +203,9 @@ def card_flow(br: BattleResult, kind: str, *, wins_choice: list[str] | None = No
     if o == VICTORY:
         flow["defender"]["losses"] = list(br.defence)
         flow["neutral"]["removed"] = list(br.neutral)
+        if victory_removes_all_neutral:
+            flow["neutral"]["removed"] += flow["neutral"]["stays"]
+            flow["neutral"]["stays"] = []
         res = _pick_wins(br.attack, wins_choice, kind, br.d, wins_rule, [])
         if not res.legal:
             return res
@@ -203,7 +220,10 @@ def card_flow(br: BattleResult, kind: str, *, wins_choice: list[str] | None = No
                 return r
         flow["attacker"]["losses"], flow["attacker"]["stays"] = ra.data["lost_own"], ra.data["kept_own"]
         flow["defender"]["losses"], flow["defender"]["stays"] = rd.data["lost_own"], rd.data["kept_own"]
-        flow["neutral"]["removed"] = rd.data["lost_neutral"]
+        if quagmire_neutral_losses == "removed":
+            flow["neutral"]["removed"] = rd.data["lost_neutral"]
+        else:
+            flow["defender"]["losses"] = flow["defender"]["losses"] + rd.data["lost_neutral"]
         flow["neutral"]["stays"] += rd.data["kept_neutral"]
         cards = {"attacker": "quagmire", "defender": "front"}
     else:

@@ -13,7 +13,7 @@ def other(side: str) -> str:
     return "allies" if side == "axis" else "axis"
 
 
-# key: (ru, en, kind, start control, supply point of, activation, USSR, Allied free look)
+# key: (ru, en, kind, start control, supply point of, activation, USSR (None: the setting), Allied free look)
 KNOWN_PROVINCES: dict[str, tuple] = {
     "berlin": ("Берлин", "Berlin", "land", "axis", "axis", "always", False, False),
     "ruhr": ("Рур", "Ruhr", "land", "axis", "axis", "always", False, False),
@@ -30,13 +30,14 @@ KNOWN_PROVINCES: dict[str, tuple] = {
     "north_sea": ("Северное море", "North Sea", "sea", "allies", None, "always", False, False),
     "north_atlantic": ("Северная Атлантика", "North Atlantic", "sea", "allies", None, "always", False, False),
     "eastern_mediterranean": ("Восточное Средиземноморье", "Eastern Mediterranean", "sea", "allies", None, "always", False, False),
-    "baltics": ("Прибалтика", "Baltics", "land", "neutral", None, "always", True, True),
-    "kiev": ("Киев", "Kiev", "land", "neutral", None, "always", True, True),
-    "odessa": ("Одесса", "Odessa", "land", "neutral", None, "always", True, True),
-    "balkans": ("Балканы", "Balkans", "land", "neutral", None, "always", False, False),
-    "ural": ("Урал", "Ural", "land", "neutral", "allies", "ussr_at_war", True, False),
-    "north_america": ("Северная Америка", "North America", "land", "neutral", "allies", "usa_at_war", False, False),
+    "baltics": ("Прибалтика", "Baltics", "land", "neutral", None, "always", None, True),
+    "kiev": ("Киев", "Kiev", "land", "neutral", None, "always", None, True),
+    "odessa": ("Одесса", "Odessa", "land", "neutral", None, "always", None, True),
+    "balkans": ("Балканы", "Balkans", "land", "neutral", None, "always", None, False),
+    "ural": ("Урал", "Ural", "land", "neutral", "allies", "ussr_at_war", None, False),
+    "north_america": ("Северная Америка", "North America", "land", "neutral", "allies", "usa_at_war", None, False),
 }
+# USSR membership (B-43) is the ``ussr_provinces`` setting unless a map marks a province: ``None`` here
 FORBIDDEN_ATTACKS = {("north_sea", "ruhr")}  # (origin, target) named by the source
 PARIS_CASCADE = ("vichy", "morocco", "lebanon")
 BRITAIN_CASCADE = ("egypt",)
@@ -87,11 +88,12 @@ class ProvinceDef:
     start_control: str = "neutral"
     supply_point_of: str | None = None
     supply_activation: str = "always"  # always | ussr_at_war | usa_at_war
-    is_ussr: bool = False
+    is_ussr: bool | None = None  # None: the ``ussr_provinces`` setting decides (B-43)
     no_attack_from: list[str] = field(default_factory=list)
     allies_may_view_neutral: bool = False
     orange: bool = False
     neutral_area: bool = False
+    unknown: list[str] = field(default_factory=list)  # facts the map leaves blank (asked where they matter)
 
 
 def known_def(key: str) -> ProvinceDef:
@@ -107,6 +109,7 @@ class BoardMap:
     """A group-entered map. Adjacency is made symmetric; source facts fill unspecified fields."""
 
     provinces: dict[str, ProvinceDef] = field(default_factory=dict)
+    adjacency_known: bool = True  # False: an incomplete map (not connected): adjacency and supply are asked
 
     @classmethod
     def from_dict(cls, data: dict) -> "BoardMap":
@@ -172,16 +175,24 @@ def active_supply_points(board: BoardMap, side: str, control: dict, flags: dict,
 
 
 def supplied_set(board: BoardMap, side: str, control: dict, quagmires: set, flags: dict,
-                 seas_pass=True, captor_supplied=False) -> set[str]:
-    """BFS from active supply points over own-controlled provinces, never through a quagmire."""
-    start = {k for k in active_supply_points(board, side, control, flags, captor_supplied) if k not in quagmires}
+                 seas_pass=True, captor_supplied=False, quagmire_supply: str = "no_through") -> set[str]:
+    """BFS from active supply points over own-controlled provinces, never *through* a quagmire (§2.9).
+
+    ``no_through`` (B-44, the seed's «через»): a quagmire province can be supplied and a supply point in
+    quagmire still supplies; only passing on beyond a quagmire province is barred. ``blocks_fully`` (house
+    rule, the tracker's former reading): a quagmire province is unsupplied and supplies nothing."""
+    points = active_supply_points(board, side, control, flags, captor_supplied)
+    fully = quagmire_supply == "blocks_fully"
+    start = {k for k in points if not (fully and k in quagmires)}
     seen, todo = set(start), deque(start)
     while todo:
         cur = todo.popleft()
         if not seas_pass and board.provinces[cur].kind == "sea" and cur not in start:
             continue
+        if cur in quagmires and cur not in start:
+            continue  # supplied, but passes nothing on
         for n in board.provinces[cur].neighbours:
-            if n not in seen and control.get(n) == side and n not in quagmires:
+            if n not in seen and control.get(n) == side and not (fully and n in quagmires):
                 seen.add(n)
                 todo.append(n)
     return seen

@@ -21,6 +21,8 @@ FIELDS = {
     "superiority": (None, (None, "attacker", "defender")),
     "from_quagmire": (False, bool),
     "no_card_rule": ("instant", ("instant", "compute")),
+    "fort_at_sea": ("counts", ("counts", "card_values")),
+    "quagmire_neutral_losses": ("defender_losses", ("defender_losses", "removed")),
     "wins_rule": ("any_sufficient", ("any_sufficient", "minimal_only")),
     "wins_choice": (None, (list, type(None))),
     "quagmire_choice": (None, (dict, type(None))),
@@ -80,10 +82,11 @@ def battle_case(case: dict) -> dict:
         raise CaseError(f"card {unknown[0]} has no values")
     br = compute(BattleInput(att, dfn, neu, kind=c["kind"], amphibious=c["amphibious"], winter=c["winter"],
                              climate=c["climate"], wheel_modifier=c["wheel"], superiority=c["superiority"],
-                             from_quagmire=c["from_quagmire"], no_card_rule=c["no_card_rule"]))
+                             from_quagmire=c["from_quagmire"], no_card_rule=c["no_card_rule"],
+                             fort_at_sea=c["fort_at_sea"]))
     rng = random.Random(c["seed"]) if c["seed"] is not None else random.Random()
     fr = card_flow(br, c["kind"], wins_choice=c["wins_choice"], quagmire_choice=c["quagmire_choice"], rng=rng,
-                   wins_rule=c["wins_rule"])
+                   wins_rule=c["wins_rule"], quagmire_neutral_losses=c["quagmire_neutral_losses"])
     if not fr.legal:
         return {"legal": False, "A": br.a, "D": br.d, "outcome": br.outcome, "rule": fr.reason.rule,
                 "reason_ru": fr.reason.ru, "reason_en": fr.reason.en}

@@ -80,7 +80,8 @@ def run_battle(st: GameState, command: dict) -> Outcome:
         return act.resolve_quagmire(st, side, command["province"], **kw)
     amph = command.get("amphibious")
     return act.launch_operation(st, side, command["slot"], command.get("origin", ""),
-                                amphibious=None if amph in (None, "") else bool(amph), **kw)
+                                amphibious=None if amph in (None, "") else bool(amph),
+                                mark=command.get("wheel_mark") or None, **kw)
 
 
 def counted_stacks(st: GameState, command: dict) -> dict | None:
@@ -110,17 +111,33 @@ def draw_quagmire_losses(st: GameState, command: dict, rng: random.Random) -> di
 
 
 def _supply_answer(st: GameState, table: dict, c: dict) -> Outcome | None:
-    """No map: the players answer whether the origin is supplied; the answer is recorded."""
-    if st.board is not None or c["type"] != "launch":
+    """Supply not computed (no map, or a map of unknown adjacency): the players answer (B-17); recorded.
+
+    ``launch_supply_rule``: ``target`` asks whether the supply line reaches the target (``supply_reaches``),
+    ``origin`` whether the origin is supplied (``origin_supplied``), ``target_and_origin`` both."""
+    if st.computes_supply() or c["type"] != "launch":
         return None
-    ans = c.get("origin_supplied")
-    if ans is None:
-        return no("ask_supply", "Карты поля нет: подтвердите, снабжается ли исходная провинция (§2.9).",
-                  "No board map: confirm whether the origin province is supplied (§2.9).", "§2.9")
-    table["supply_answers"][c["origin"]] = bool(ans)
-    if not ans:
-        return no("origin_unsupplied_answer", "По ответу игроков исходная провинция без снабжения — атака невозможна (§2.9 / B-17).",
-                  "By the players' answer the origin is not supplied — no attack from there (§2.9 / B-17).", "§2.9 / B-17")
+    rule = st.settings.launch_supply_rule
+    if rule in ("origin", "target_and_origin"):
+        ans = c.get("origin_supplied")
+        if ans is None:
+            return no("ask_supply", "Снабжение не считается без полной карты: подтвердите, снабжается ли исходная провинция (§2.9).",
+                      "Supply is not computed without a complete map: confirm whether the origin province is supplied (§2.9).", "§2.9")
+        table["supply_answers"][c["origin"]] = bool(ans)
+        if not ans:
+            return no("origin_unsupplied_answer", "По ответу игроков исходная провинция без снабжения — атака невозможна (§2.9 / B-17).",
+                      "By the players' answer the origin is not supplied — no attack from there (§2.9 / B-17).", "§2.9 / B-17")
+    if rule in ("target", "target_and_origin"):
+        ans = c.get("supply_reaches")
+        if ans is None:
+            return no("ask_supply_target", "Снабжение не считается без полной карты: подтвердите, что линия снабжения доходит "
+                      "до атакуемой провинции (её сосед — ваша точка снабжения или снабжаемая провинция, §2.5 п.3).",
+                      "Supply is not computed without a complete map: confirm that your supply line reaches the attacked "
+                      "province (it borders your supply point or a supplied province, §2.5 step 3).", "§2.5 / B-17")
+        if not ans:
+            return no("target_unreached_answer", "По ответу игроков линия снабжения не доходит до цели — запуск невозможен (§2.5 п.3 / B-17).",
+                      "By the players' answer the supply line does not reach the target — no launch (§2.5 step 3 / B-17).",
+                      "§2.5 / B-17")
     return None
 
 

@@ -32,7 +32,24 @@ def start_turn(st: GameState, table: dict, c: dict) -> Outcome:
     if exp:
         ru += f" Отменены просроченные операции: {', '.join(exp)}."
         en += f" Expired operations cancelled: {', '.join(exp)}."
+    p = r.data.get("partner")
+    if p:
+        ru += (f" {side_ru(p)} (колода кончилась): колесо повёрнуто, на NEW OP — {r.data['partner_pointer']}; "
+               "в этом ходу можно разведывать и вести операции.")
+        en += (f" {side_en(p)} (deck run out): wheel rotated, {r.data['partner_pointer']} at NEW OP; "
+               "may spy and run operations in this turn.")
+        if r.data["partner_expired"]:
+            ru += f" Отменены: {', '.join(r.data['partner_expired'])}."
+            en += f" Cancelled: {', '.join(r.data['partner_expired'])}."
     return done(r.state, R("start_turn", ru, en))
+
+
+def partner_done(st: GameState, table: dict, c: dict) -> Outcome:
+    r = act.partner_done(st, c["side"])
+    if not r.ok:
+        return r
+    return done(r.state, R("partner_done", f"{side_ru(c['side'])} (без колоды): действия в этом ходу закончены.",
+                           f"{side_en(c['side'])} (no deck): done acting in this turn."))
 
 
 def defend(st: GameState, table: dict, c: dict) -> Outcome:
@@ -136,15 +153,19 @@ def end_turn(st: GameState, table: dict, c: dict) -> Outcome:
     if r.data["year_end"]:
         ru += " Обе колоды пусты: конец года."
         en += " Both decks are empty: year end."
+    elif r.data.get("again"):
+        ru += f" У противника колода пуста: снова ходит {side_ru(s)}."
+        en += f" The opponent's deck is empty: the {side_en(s)} play again."
     return done(r.state, R("end_turn", ru, en))
 
 
 def must_play(st: GameState, side: str | None) -> bool:
-    """§2.2 step 3: the side's turn is under way and it must still play a hand card before ending it."""
-    return (side == st.active_side and st.phase == "turn" and st.turn_started and not st.winner
-            and not act.must_play_ok(st, side))
+    """§2.2 step 3: the side's turn is under way (or it acts inside it without a deck, B-4) and it must still
+    play a hand card before ending it."""
+    acting = side == st.active_side or (side is not None and side == act.partner(st) and not st.partner_done)
+    return acting and st.phase == "turn" and st.turn_started and not st.winner and not act.must_play_ok(st, side)
 
 
 HANDLERS = {"start_turn": start_turn, "defend": defend, "new_op": new_op, "cancel_op": cancel_op,
             "reinforce_op": reinforce_op, "reinforce_quagmire": reinforce_quagmire, "intel": intel,
-            "end_turn": end_turn}
+            "end_turn": end_turn, "partner_done": partner_done}

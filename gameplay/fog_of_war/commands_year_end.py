@@ -72,11 +72,21 @@ def checklist(st: GameState) -> dict | None:
     steps = [{"key": k, "side": s, "done": _row_done(done_keys, k, s), "next": (k, s) == nxt,
               "command": STEP_COMMANDS[k]} for k, s in year_end_rows(st)]
     numbers: dict = {}
+    names = lambda keys: [st.pdef(k).name_en or k for k in keys]  # noqa: E731
     if st.board is not None:
-        numbers["vp_gain"] = ye.axis_vp_gain(st)
+        gain = ye.axis_vp_gain(st)
+        if gain is not None:
+            numbers["vp_gain"] = gain
+        else:  # asked only where the map is blank
+            numbers["vp_known"] = ye.known_income(st, "axis", "vp")
+            numbers["vp_unknown"] = names(ye.unknown_income(st, "axis", "vp"))
     for s in SIDES:
         side = st.sides[s]
         numbers[f"pp_{s}"] = ye.production_points(st, s)
+        unknown = ye.unknown_income(st, s, "resources")
+        if numbers[f"pp_{s}"] is None and unknown:
+            numbers[f"res_known_{s}"] = ye.known_income(st, s, "resources")
+            numbers[f"res_unknown_{s}"] = names(unknown)
         numbers[f"split_{s}"] = ((len(side.wins) + 1) // 2, len(side.wins) // 2)
         numbers[f"losses_{s}"] = len(side.losses)
         numbers[f"newdeck_{s}"] = len(side.deck) + len(side.discard)
@@ -120,7 +130,11 @@ def _axis_wins(r: Outcome, lang: str) -> str:
 def score_vp(st: GameState, table: dict, c: dict) -> Outcome:
     gain = c.get("vp_gain")
     gain = None if gain in (None, "") else int(gain)
-    return _step(st, c, lambda: ye.score_vp(st, gain),
+    miss = c.get("vp_missing")
+    miss = None if miss in (None, "") else int(miss)
+    if (gain is not None and not 0 <= gain <= 200) or (miss is not None and not 0 <= miss <= 200):
+        raise BadCommand("vp")
+    return _step(st, c, lambda: ye.score_vp(st, gain, miss),
                  lambda r: f"3.1: Ось получает {r.data['vp_gain']} ПО, всего {r.data['vp']}." + _axis_wins(r, "ru"),
                  lambda r: f"3.1: the Axis scores {r.data['vp_gain']} VP, {r.data['vp']} in all." + _axis_wins(r, "en"))
 
@@ -151,9 +165,11 @@ def spend(st: GameState, table: dict, c: dict) -> Outcome:
     ids = [x.id for x in s.losses[:n_losses]] if "losses_ids" not in c else list(c["losses_ids"])
     res = c.get("resources")
     res = None if res in (None, "") else int(res)
+    miss = c.get("resources_missing")
+    miss = None if miss in (None, "") else int(miss)
     return _step(st, c, lambda: ye.spend_production(st, side, losses_to_discard=ids, level=int(c.get("level", 0)),
                                                     intel_pairs=int(c.get("intel_pairs", 0)), vp=int(c.get("vp", 0)),
-                                                    resources=res),
+                                                    resources=res, resources_missing=miss),
                  lambda r: f"3.5: {side_ru(side)} — ОП {r.data['pp']}, потрачено {r.data['spent']}, сгорело {r.data['lost']}." + _axis_wins(r, "ru"),
                  lambda r: f"3.5: {side_en(side)} — {r.data['pp']} PP, {r.data['spent']} spent, {r.data['lost']} lost." + _axis_wins(r, "en"))
 

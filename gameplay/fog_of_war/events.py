@@ -56,7 +56,7 @@ def cascade(st: GameState, fallen: str) -> list[str]:
 
 
 def ussr_provinces(st: GameState) -> list[str]:
-    return [k for k in st.provinces if st.pdef(k).is_ussr]
+    return [k for k in st.provinces if st.is_ussr(k)]
 
 
 def ussr_enters(st: GameState, *, mid_year: bool, rng: random.Random | None = None) -> list[str]:

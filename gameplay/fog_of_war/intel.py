@@ -63,7 +63,7 @@ def intel(state: GameState, spy: str, target: dict, *, end_of_turn: bool = False
     """
     st = state.copy()
     s = st.sides[spy]
-    bad = turn_check(st, spy, intel=True)
+    bad = turn_check(st, spy, intel=True, action="intel")
     if bad:
         return bad
     if s.end_of_turn_intel and not end_of_turn:

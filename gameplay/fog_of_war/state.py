@@ -6,9 +6,9 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from .board import KNOWN_PROVINCES, SIDES, BoardMap, ProvinceDef, known_def, supplied_set
+from .board import KNOWN_PROVINCES, SIDES, BoardMap, ProvinceDef, active_supply_points, known_def, supplied_set
 from .cards import Card
-from .config import FowSettings
+from .config import NEW_SETTINGS, FowSettings
 from .serial import from_dict, to_dict
 
 SLOTS = "ABCDEF"  # Alpha ... Foxtrot
@@ -117,6 +117,8 @@ class GameState:
     unplaced_neutral: list[Card] = field(default_factory=list)
     neutrality_tokens_unplaced: int = 0
     pending_quagmires: list[str] = field(default_factory=list)
+    # B-4 ``within_turns``: the side whose deck has run out acts inside this turn and has confirmed it is done
+    partner_done: bool = False
     year_end: dict[str, Any] = field(default_factory=dict)
     log: list[str] = field(default_factory=list)
 
@@ -125,11 +127,38 @@ class GameState:
         return copy.deepcopy(self)
 
     def to_dict(self) -> dict:
-        return to_dict(self)
+        """Plain JSON. Fields at their default that a state stored before them did not have are left out,
+        so a stored state reads and writes back unchanged (an old game's JSON stays byte-for-byte its own)."""
+        data = to_dict(self)
+        if not data.get("partner_done"):
+            data.pop("partner_done", None)
+        if self.settings.rules_edition < 2:
+            for key in NEW_SETTINGS:
+                data["settings"].pop(key, None)
+        if data.get("board"):
+            if data["board"].get("adjacency_known", True):
+                data["board"].pop("adjacency_known", None)
+            for row in data["board"]["provinces"].values():
+                if not row.get("unknown"):
+                    row.pop("unknown", None)
+        return data
 
     @classmethod
     def from_dict(cls, data: dict) -> "GameState":
-        return from_dict(cls, data)
+        """The state from its JSON; a game stored before the seed corrections keeps its readings
+        (``FowSettings.from_stored``)."""
+        if not isinstance(data, dict):
+            raise ValueError("GameState: expected an object")
+        raw = data.get("settings")
+        st = from_dict(cls, {k: v for k, v in data.items() if k != "settings"})
+        if raw is not None:
+            if not isinstance(raw, dict):
+                raise ValueError("GameState: settings must be an object")
+            try:
+                st.settings = FowSettings.from_stored(raw)
+            except TypeError as exc:
+                raise ValueError(f"FowSettings: {exc}") from None
+        return st
 
     # --- lookups -----------------------------------------------------------------------
     def pdef(self, key: str) -> ProvinceDef:
@@ -143,14 +172,42 @@ class GameState:
     def wheel(self, position: int) -> dict:
         return self.settings.wheel_positions[position]
 
+    def is_ussr(self, key: str) -> bool:
+        """B-43: the map's mark where it sets one, else the ``ussr_provinces`` setting."""
+        mark = self.pdef(key).is_ussr
+        return mark if mark is not None else key in self.settings.ussr_provinces
+
+    def exhausted(self, side: str) -> bool:
+        return not self.sides[side].deck
+
+    def computes_supply(self) -> bool:
+        """Adjacency and supply are computed only on a map whose adjacency is known (connected)."""
+        return self.board is not None and self.board.adjacency_known
+
     def supplied(self, side: str) -> set[str] | None:
-        """Provinces supplying/supplied for ``side``; ``None`` when there is no map (ask the players)."""
-        if self.board is None:
+        """Provinces supplying/supplied for ``side``; ``None`` without a map of known adjacency (ask the players)."""
+        if not self.computes_supply():
             return None
         rules = self.settings.supply_rules
         return supplied_set(self.board, side, {k: p.control for k, p in self.provinces.items()},
                             {k for k, p in self.provinces.items() if p.quagmire}, self.flags,
-                            rules.get("seas_pass", True), rules.get("captured_points_supply_captor", False))
+                            rules.get("seas_pass", True), rules.get("captured_points_supply_captor", False),
+                            quagmire_supply=self.settings.quagmire_supply)
+
+    def reaches(self, side: str, target: str) -> bool | None:
+        """§2.9 / B-17: the supply line reaches ``target``: it borders an own active supply point or an own
+        supplied province not in quagmire. ``None`` when supply is not computed (ask the players)."""
+        sup = self.supplied(side)
+        if sup is None:
+            return None
+        points = active_supply_points(self.board, side, {k: p.control for k, p in self.provinces.items()}, self.flags,
+                                      self.settings.supply_rules.get("captured_points_supply_captor", False))
+        if self.settings.quagmire_supply == "blocks_fully":
+            points = {k for k in points if not self.provinces[k].quagmire}
+        for n in self.board.provinces[target].neighbours:
+            if n in points or (n in sup and not self.provinces[n].quagmire):
+                return True
+        return False
 
     def refresh_supply(self) -> None:
         """Recompute every no-supply marker (unknown without a map)."""

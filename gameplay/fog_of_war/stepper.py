@@ -15,11 +15,12 @@ from typing import Iterable
 
 from gameplay.common import Outcome, accepted, refused, replay_commands
 
-from . import commands_battle, commands_map, commands_turn, commands_year_end
+from . import commands_battle, commands_map, commands_turn, commands_year_end, mapdata
 from .board import SIDES, BoardMap
 from .cards import Card, check_card_list, parse_card_list
 from .commands_base import R, BadCommand, RevealMissing, card_code, copy_table, engine_of, province_name
 from .commands_battle import BATTLE_COMMANDS, draw_quagmire_losses, table_stacks
+from .actions import partner
 from .commands_turn import must_play
 from .commands_year_end import YE_COMMANDS, YE_SIDE_COMMANDS, checklist, year_end_next
 from .config import FowSettings
@@ -31,7 +32,8 @@ from .visibility import HIDDEN, choices, is_hidden, view_for
 HANDLERS = {**commands_turn.HANDLERS, **commands_battle.HANDLERS, **commands_map.HANDLERS,
             **commands_year_end.HANDLERS}
 HAND_COMMANDS = ("defend", "new_op", "reinforce_op", "reinforce_quagmire")  # they play cards from the hand
-TURN_COMMANDS = HAND_COMMANDS + ("start_turn", "cancel_op", "launch", "resolve_quagmire", "intel", "end_turn")
+TURN_COMMANDS = HAND_COMMANDS + ("start_turn", "cancel_op", "launch", "resolve_quagmire", "intel", "end_turn",
+                                 "partner_done")
 GLOBAL_COMMANDS = ("set_map", "set_control") + tuple(c for c in YE_COMMANDS if c not in YE_SIDE_COMMANDS)  # no side
 SEEDED_COMMANDS = ("intel", "ye_split_wins", "ye_new_decks", "ye_reinforcements")  # a seed draws their random part
 SETUP_LISTS = (("axis", "Карты Оси", "The Axis cards"), ("allies", "Карты Союзников", "The Allied cards"),
@@ -40,16 +42,21 @@ MALFORMED = (BadCommand, KeyError, ValueError, TypeError, AttributeError, IndexE
 
 
 def initial_state(*, settings: dict, axis_cards: list[Card], allies_cards: list[Card], neutral_cards: list[Card],
-                  board: dict | None = None, preplace: Iterable[str] = (), seed: int = 0) -> dict:
-    """Run the setup (spec §1.4) and wrap it into a table. ``preplace`` lists up to 3 provinces (step 1.9)."""
+                  board: dict | BoardMap | None = None, preplace: Iterable[str] = (), seed: int = 0,
+                  card_values: dict | None = None) -> dict:
+    """Run the setup (spec §1.4) and wrap it into a table. ``preplace`` lists up to 3 provinces (step 1.9).
+    ``card_values``: the values each side's physical set holds (a map file's ``cards``: one-tap reveal)."""
     cfg = FowSettings.from_dict(settings)
-    bmap = BoardMap.from_dict(board) if board else None
+    bmap = board if isinstance(board, BoardMap) else BoardMap.from_dict(board) if board else None
     pre = {prov: card.id for prov, card in zip(preplace, allies_cards)}
     st = new_game(axis_cards, allies_cards, neutral_cards, settings=cfg, board=bmap, preplace=pre or None,
                   rng=random.Random(seed), shuffle=True)
     ledger = any(c.category == "unknown" for c in axis_cards + allies_cards)
-    return {"engine": st.to_dict(), "ledger": ledger, "battles": [], "intel": [],
-            "intel_seen": {"axis": [], "allies": []}, "supply_answers": {}}
+    table = {"engine": st.to_dict(), "ledger": ledger, "battles": [], "intel": [],
+             "intel_seen": {"axis": [], "allies": []}, "supply_answers": {}}
+    if card_values:
+        table["card_values"] = {k: list(v) for k, v in card_values.items()}
+    return table
 
 
 def _unknown_command() -> Outcome:
@@ -65,17 +72,26 @@ class FogOfWarStepper:
     def new_state(self, setup: dict) -> dict:
         """A new game's table. ``setup``: ``settings`` (dict), ``axis_cards`` / ``allies_cards`` /
         ``neutral_cards`` (each a count, ledger mode, or card codes such as ``L3 N2 F1 A2 Z``), ``board``
-        (a map dict or None), ``preplace`` (up to 3 provinces, step 1.9) and ``seed`` (int: the ids'
-        order and every shuffle). Raises ``ValueError`` on a bad setup: ``limits.LimitError`` (RU/EN, before
-        any work) for a card list or a map beyond the bounds of ``limits``."""
+        (a map dict or None), ``map_file`` (a map file's data, ``mapdata``: it replaces ``board``),
+        ``wheel_file`` (a wheel file's data: its marks become ``wheel_positions``), ``preplace`` (up to 3
+        provinces, step 1.9) and ``seed`` (int: the ids' order and every shuffle). Raises ``ValueError`` on a
+        bad setup: ``limits.LimitError`` (RU/EN, before any work) for a card list, a map or a wheel beyond the
+        bounds."""
         for side, ru, en in SETUP_LISTS:
             check_card_list(setup.get(f"{side}_cards") or "", ru, en)
         rng = random.Random(int(setup.get("seed", 0)))
         decks = {side: parse_card_list(setup.get(f"{side}_cards", ""), side, side[:2], rng) or []
                  for side in ("axis", "allies", "neutral")}
-        return initial_state(settings=setup.get("settings") or {}, axis_cards=decks["axis"],
-                             allies_cards=decks["allies"], neutral_cards=decks["neutral"], board=setup.get("board"),
-                             preplace=setup.get("preplace") or (), seed=rng.randrange(2 ** 31))
+        settings = dict(setup.get("settings") or {})
+        board, card_values = setup.get("board"), None
+        if setup.get("map_file") is not None:
+            data = mapdata.check_map(setup["map_file"])
+            board, card_values = mapdata.to_board(data), data.get("cards")
+        if setup.get("wheel_file") is not None:
+            settings["wheel_positions"] = mapdata.wheel_positions(mapdata.check_wheel(setup["wheel_file"]))
+        return initial_state(settings=settings, axis_cards=decks["axis"],
+                             allies_cards=decks["allies"], neutral_cards=decks["neutral"], board=board,
+                             preplace=setup.get("preplace") or (), seed=rng.randrange(2 ** 31), card_values=card_values)
 
     def prepare(self, state: dict, command: dict, rng: random.Random) -> dict:
         """The command with its random part drawn: a seed, and for a battle that ends in quagmire the
@@ -131,8 +147,11 @@ class FogOfWarStepper:
         """The table from its JSON; raises ``ValueError`` when the engine state does not read back."""
         if not isinstance(data, dict) or not isinstance(data.get("engine"), dict):
             raise ValueError("a Fog of War state is an object with an 'engine' object")
-        GameState.from_dict(data["engine"])
-        return copy.deepcopy(data)
+        out = copy.deepcopy(data)
+        # read and written by this version's engine: a state stored before a field was added gets the
+        # field's value for its game (``FowSettings.from_stored``: its former readings), as its replay does
+        out["engine"] = GameState.from_dict(data["engine"]).to_dict()
+        return out
 
     def preview(self, state: dict, command: dict) -> Outcome:
         """The battle calculator (ledger mode only): the battle a launch or resolve_quagmire command would
@@ -162,4 +181,4 @@ STEPPER = FogOfWarStepper()
 # the stepper, and the queries a page needs besides it (all pure; none decides for the web layer)
 __all__ = ["BATTLE_COMMANDS", "GLOBAL_COMMANDS", "HANDLERS", "HAND_COMMANDS", "HIDDEN", "STEPPER", "TURN_COMMANDS",
            "YE_SIDE_COMMANDS", "FogOfWarStepper", "card_code", "checklist", "choices", "engine_of", "initial_state",
-           "is_hidden", "must_play", "outcome_name", "province_name", "table_stacks", "year_end_next"]
+           "is_hidden", "must_play", "outcome_name", "partner", "province_name", "table_stacks", "year_end_next"]

@@ -18,6 +18,29 @@ REASONS: dict[str, tuple[str, str, str]] = {
     "card_not_in_hand": ("§2.4", "Карты {card} нет в руке.", "Card {card} is not in the hand."),
     "reduced_turn_no_play": ("§2.12 / B-4", "Колода кончилась: в сокращённом ходу нельзя играть карты с руки.",
                              "The deck has run out: no hand card may be played in a reduced turn."),
+    "partner_wait_rotation": ("§2.12 / B-4", "Сначала активная сторона поворачивает колесо (начало хода).",
+                              "The active side rotates its wheel first (start of the turn)."),
+    "partner_already_done": ("§2.12 / B-4", "Вы уже закончили действовать в этом ходу.",
+                             "You have already finished acting in this turn."),
+    "partner_action": ("§2.12 / 2.10.1 / B-4", "Без колоды в ходу противника можно только разведка и операции "
+                       "(новая, усиление, отмена, запуск).",
+                       "Without a deck, inside the other side's turn only intel and operations (new, reinforce, "
+                       "cancel, launch) are allowed."),
+    "partner_not": ("§2.12 / B-4", "Сейчас нет хода противника, в котором вы действуете без колоды.",
+                    "There is no turn of the other side for you to act in without a deck."),
+    "partner_pending": ("§2.12 / 2.9 / B-4", "Сторона без колоды ({side}) ещё действует в этом ходу: дождитесь "
+                        "её подтверждения.", "The side without a deck ({side}) is still acting in this turn: wait "
+                        "for its confirmation."),
+    "target_unreached": ("§2.5 п.3 / §2.9 / B-17", "Линия снабжения не доходит до «{target}»: рядом нет своей точки "
+                         "снабжения или снабжаемой провинции не в упорных боях.",
+                         "The supply line does not reach '{target}': no own supply point or supplied province "
+                         "outside quagmire borders it."),
+    "wheel_mark_unknown": ("§2.3 / B-3", "Отметка позиции {position} колеса не введена: укажите, что на ней "
+                           "напечатано (не готова, A+1, D+1 или ничего).",
+                           "The mark of wheel position {position} is not entered: say what your wheel prints there "
+                           "(not ready, A+1, D+1 or nothing)."),
+    "climate_unknown": ("§2.6 / B-42", "Климат провинции «{province_ru}» неизвестен: укажите значок (зимний бонус).",
+                        "The climate of {province} is unknown: enter its icon (winter bonus)."),
     "intel_only_now": ("§2.10", "После разведки в конце хода можно только снова разведывать в конце хода или закончить ход.",
                        "After an end-of-turn intel only further end-of-turn intel or ending the turn is allowed."),
     "unknown_province": ("§1.2", "Провинция «{province}» неизвестна.", "Province '{province}' is unknown."),
@@ -96,6 +119,8 @@ REASONS: dict[str, tuple[str, str, str]] = {
     "recall_not_there": ("§2.13 3.6", "Карты {card} там нет.", "Card {card} is not there."),
     "needs_value": ("§2.13 {step} / B-1", "Без карты поля введите «{what}» вручную.",
                     "Without a board map, enter '{what}' by hand."),
+    "needs_missing": ("§2.13 {step} / B-1", "На карте не указаны {what_ru}: {names_ru}. Введите их сумму.",
+                      "The map leaves the {what_en} of {names_en} blank: enter their total."),
     "objectives_unknown": ("§2.14", "Провинции тайных целей Оси не введены.", "The provinces of the Axis objectives are not entered."),
     "preplace": ("§1.4 п.8 / B-41", "До 3 карт, каждая в другой союзной или нейтральной провинции.",
                  "Up to 3 cards, each in a different Allied or neutral province."),

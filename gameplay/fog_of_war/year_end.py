@@ -45,30 +45,53 @@ def _ordered(st: GameState, step: str, side: str) -> Outcome | None:
 
 def _income_provinces(st: GameState, side: str) -> list[str]:
     keys = st.sides[side].in_front
-    if st.settings.unsupplied_effects == "origin_and_income":
+    if st.settings.unsupplied_effects in ("no_income", "origin_and_income"):
         keys = [k for k in keys if not st.provinces[k].no_supply]
     return keys
 
 
-def axis_vp_gain(st: GameState) -> int | None:
-    """3.1: the VP printed on the Axis's province cards in front (B-9, ``vp_scope``); None without a map."""
-    if st.board is None:
-        return None
+def _vp_provinces(st: GameState) -> list[str]:
     keys = _income_provinces(st, "axis")
     if st.settings.vp_scope == "conquered_only":
         keys = [k for k in keys if k not in START["axis"]["provinces"]]
-    return sum(st.pdef(k).vp for k in keys)
+    return keys
 
 
-def score_vp(state: GameState, vp_gain: int | None = None) -> Outcome:
-    """3.1: Axis VP += VP printed on its province cards in front (B-9); 70 wins."""
+def unknown_income(st: GameState, side: str, fact: str) -> list[str] | None:
+    """The provinces counted at year end whose ``fact`` (``vp`` / ``resources``) the map leaves blank;
+    None without a map (every value is asked)."""
+    if st.board is None:
+        return None
+    keys = _vp_provinces(st) if fact == "vp" else _income_provinces(st, side)
+    return [k for k in keys if k not in st.board.provinces or fact in st.pdef(k).unknown]
+
+
+def known_income(st: GameState, side: str, fact: str) -> int:
+    """The sum of ``fact`` over the counted provinces whose value the map gives."""
+    keys = _vp_provinces(st) if fact == "vp" else _income_provinces(st, side)
+    missing = set(unknown_income(st, side, fact) or [])
+    return sum(getattr(st.pdef(k), fact) for k in keys if k not in missing)
+
+
+def axis_vp_gain(st: GameState, missing: int | None = None) -> int | None:
+    """3.1: the VP printed on the Axis's province cards in front (B-9, ``vp_scope``): from the map where it
+    gives them, plus ``missing`` (the players' count of the blank ones); None while any is unknown."""
+    unknown = unknown_income(st, "axis", "vp")
+    if unknown is None or (unknown and missing is None):
+        return None
+    return known_income(st, "axis", "vp") + (missing or 0 if unknown else 0)
+
+
+def score_vp(state: GameState, vp_gain: int | None = None, vp_missing: int | None = None) -> Outcome:
+    """3.1: Axis VP += VP printed on its province cards in front (B-9); 70 wins. ``vp_gain``: the whole
+    count by hand; ``vp_missing``: only the VP of the provinces the map leaves blank."""
     st, bad = _begin(state, "3.1")
     if bad:
         return bad
     if vp_gain is None:
-        vp_gain = axis_vp_gain(st)
+        vp_gain = axis_vp_gain(st, vp_missing)
         if vp_gain is None:
-            return refuse("needs_value", step="3.1", what="VP")
+            return _ask(st, "axis", "vp", "3.1")
     st.sides["axis"].vp += vp_gain
     _done(st, "3.1")
     won = check_vp_win(st)
@@ -111,19 +134,33 @@ def refresh_intel(state: GameState) -> Outcome:
     return ok(st)
 
 
-def production_points(st: GameState, side: str, resources: int | None = None) -> int | None:
-    """3.4: min(resources on own province cards in front, production level); Allies get 0 after 1944."""
+def _ask(st: GameState, side: str, fact: str, step: str) -> Outcome:
+    unknown = unknown_income(st, side, fact)
+    what_ru, what_en = {"vp": ("ПО", "VP"), "resources": ("ресурсы", "resources")}[fact]
+    if not unknown:
+        return refuse("needs_value", step=step, what=what_en)
+    names_ru = ", ".join(st.pdef(k).name_ru or st.pdef(k).name_en or k for k in unknown)
+    names_en = ", ".join(st.pdef(k).name_en or k for k in unknown)
+    return refuse("needs_missing", step=step, what_ru=what_ru, what_en=what_en, names_ru=names_ru, names_en=names_en)
+
+
+def production_points(st: GameState, side: str, resources: int | None = None,
+                      resources_missing: int | None = None) -> int | None:
+    """3.4: min(resources on own province cards in front, production level); Allies get 0 after 1944.
+    Resources from the map where it gives them, plus ``resources_missing`` for the blank ones."""
     if side == "allies" and st.year == LAST_YEAR:
         return 0
     if resources is None:
-        if st.board is None:
+        unknown = unknown_income(st, side, "resources")
+        if unknown is None or (unknown and resources_missing is None):
             return None
-        resources = sum(st.pdef(k).resources for k in _income_provinces(st, side))
+        resources = known_income(st, side, "resources") + (resources_missing or 0 if unknown else 0)
     return min(resources, st.sides[side].production_level)
 
 
 def spend_production(state: GameState, side: str, *, losses_to_discard: list[str] = (), level: int = 0,
-                     intel_pairs: int = 0, vp: int = 0, resources: int | None = None) -> Outcome:
+                     intel_pairs: int = 0, vp: int = 0, resources: int | None = None,
+                     resources_missing: int | None = None) -> Outcome:
     """3.5: 1 PP per card losses->discard, per production level, per 2 intel tokens; the Axis 2 PP per VP."""
     st, bad = _begin(state, "3.5")
     if bad:
@@ -131,9 +168,9 @@ def spend_production(state: GameState, side: str, *, losses_to_discard: list[str
     bad = _ordered(st, "3.5", side)
     if bad:
         return bad
-    pp = production_points(st, side, resources)
+    pp = production_points(st, side, resources, resources_missing)
     if pp is None:
-        return refuse("needs_value", step="3.4", what="resources")
+        return _ask(st, side, "resources", "3.4")
     if vp and side != "axis":
         return refuse("vp_allies")
     cost = len(losses_to_discard) + level + intel_pairs + 2 * vp

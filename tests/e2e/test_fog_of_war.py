@@ -1,11 +1,15 @@
-"""The Fog of War on two phones: create, join, plan an operation, defend, launch and resolve one battle."""
+"""The Fog of War on two phones: create, join, plan an operation, defend, launch and resolve one battle;
+and a club entering its map on a tablet by taps, exporting, importing it and starting a game on it."""
+import json
 import re
 
 import pytest
 from playwright.sync_api import expect
 
 from tracker.core import log
-from tracker.models import Game
+from tracker.models import FowMap, Game
+
+from .conftest import ARTIFACTS
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -74,7 +78,8 @@ def test_two_phones_resolve_a_battle(live_server, new_context, shot):
     submit(axis, "start_turn", "Повернуть|Rotate")
     form = axis.locator("form.act-battle")
     form.locator("select[name=origin]").select_option("italy")
-    form.locator("select[name=origin_supplied]").select_option("yes")
+    form.locator("select[name=supply_reaches]").select_option("yes")  # the rules' partial map: asked (B-17)
+    form.locator("select[name=wheel_mark]").select_option("none")  # the rules' wheel: the mark is asked (B-3)
     form.locator("input[name=reveal_attack]").fill("L3 L2")
     form.locator("input[name=reveal_defence]").fill("L1")
     form.locator("button[value=preview]").click()
@@ -93,3 +98,122 @@ def test_two_phones_resolve_a_battle(live_server, new_context, shot):
     expect(allies.locator('tr[data-province="vichy"] .control')).to_contain_text("Ось")
     shot(allies, "fog-of-war-06-allies-see-the-battle")
     assert log.replay(game) == log.current_state(game)
+
+
+class Taps:
+    """Counts what a player does on the tablet: taps (a tap on a field, a chip, a button, a node) and
+    the characters typed, so the report can extrapolate a whole 28-province map."""
+
+    def __init__(self, page):
+        self.page, self.taps, self.chars = page, 0, 0
+
+    def tap(self, selector, **kw):
+        self.page.locator(selector, **kw).first.click()
+        self.taps += 1
+
+    def type(self, selector, text):
+        self.tap(selector)
+        self.page.locator(selector).first.fill(text)
+        self.chars += len(text)
+
+    def choose(self, selector, value):  # a select: open it, tap the option
+        self.page.locator(selector).first.select_option(value)
+        self.taps += 2
+
+    def chip(self, field, value):  # a radio chip of the province form
+        self.tap(f"form.province fieldset.f-{field} label.tap:has(input[value='{value}'])")
+
+
+def add_province(t, name_en, name_ru, kind, side, vp, resources, climate):
+    if kind != "land":  # land is preselected
+        t.chip("kind", kind)
+    t.type("form.province input[name=name_en]", name_en)
+    t.type("form.province input[name=name_ru]", name_ru)
+    t.chip("start_control", side)
+    if vp is not None:
+        t.type("form.province input[name=vp]", str(vp))
+    if resources is not None:
+        t.type("form.province input[name=resources]", str(resources))
+    if climate:
+        t.chip("climate", climate)
+    t.tap("form.province button[type=submit]")
+    expect(t.page.locator(".messages .msg-success")).to_contain_text(name_en)
+
+
+def connect(t, a, b):
+    for key in (a, b):
+        t.tap(f'svg.fow-map g.node[data-key="{key}"] :is(circle, rect)')
+    expect(t.page.locator(f'svg.fow-map line[data-a="{min(a, b)}"][data-b="{max(a, b)}"]')).to_have_count(1)
+
+
+def test_club_enters_a_map_by_taps_exports_imports_and_starts_a_game(live_server, new_context, shot, tmp_path):
+    page = new_context(viewport={"width": 800, "height": 1280}).new_page()  # a tablet
+    t = Taps(page)
+    page.goto(live_server.url + "/fog-of-war/maps/")
+    t.type("input[name=new-name]", "Клуб")
+    t.tap("form.fow-new-file button[type=submit]")
+    expect(page.locator(".validation .count")).to_contain_text("21")
+    expect(page.locator("svg.fow-map g.node")).to_have_count(21)
+
+    # per province and per edge: the taps a new province and a connection take
+    start = (t.taps, t.chars)
+    add_province(t, "Norway", "Норвегия", "land", "neutral", 2, 1, "snow")
+    per_province = (t.taps - start[0], t.chars - start[1])
+    add_province(t, "Arctic Ocean", "Северный Ледовитый океан", "sea", "allies", 0, 0, "none")
+    expect(page.locator("svg.fow-map g.node")).to_have_count(23)
+    start = t.taps
+    connect(t, "norway", "north_sea")
+    per_edge = t.taps - start
+    connect(t, "norway", "arctic_ocean")
+    connect(t, "arctic_ocean", "north_atlantic")
+    expect(page.locator("svg.fow-map line.edge")).to_have_count(4)  # the rules' Ruhr–North Sea and three taps
+    # a blank fact of a named province: tap it in the list, tap its values
+    start = (t.taps, t.chars)
+    t.tap('table.provinces tr[data-key="berlin"] a')
+    t.type("form.province input[name=vp]", "5")
+    t.type("form.province input[name=resources]", "4")
+    t.chip("climate", "snow")
+    t.tap("form.province button[type=submit]")
+    per_fill = (t.taps - start[0], t.chars - start[1])
+    expect(page.locator('table.provinces tr[data-key="berlin"]')).to_contain_text("5")
+    expect(page.locator(".validation .count")).to_contain_text("23")
+    expect(page.locator(".validation .named")).not_to_contain_text("Берлин")
+    shot(page, "fog-of-war-07-map-editor")
+
+    # export the file, import it as on another laptop
+    with page.expect_download() as dl:
+        page.locator("a.export").click()
+    path = tmp_path / "club.fow-map.yaml"
+    dl.value.save_as(str(path))
+    assert "norway" in path.read_text(encoding="utf-8")
+    page.goto(live_server.url + "/fog-of-war/maps/")
+    page.fill("input[name=imp-name]", "Клуб (импорт)")
+    page.set_input_files("input[name=imp-upload]", str(path))
+    page.locator("form.fow-import button[type=submit]").click()
+    expect(page.locator(".validation .count")).to_contain_text("23")
+    imported = FowMap.objects.get(name="Клуб (импорт)")
+
+    # a new game chooses it
+    page.goto(live_server.url + "/fog-of-war/new/")
+    page.fill("input[name=name]", "На клубной карте")
+    page.select_option("select[name=map_choice]", str(imported.pk))
+    page.locator("form.fow-new button[type=submit]").click()
+    expect(page.locator("h1")).to_contain_text("На клубной карте")
+    game = Game.objects.get(name="На клубной карте")
+    engine = log.current_state(game)["engine"]
+    assert "norway" in engine["provinces"] and engine["board"]["provinces"]["berlin"]["vp"] == 5
+    assert engine["board"]["provinces"]["norway"]["climate"] == "snow"
+    axis_url = page.locator(".seat .link a").first.get_attribute("href")
+    axis = new_context().new_page()
+    axis.goto(live_server.url + "/" + axis_url.split("/", 3)[3])
+    submit(axis, "start_turn", "Повернуть|Rotate")
+    expect(axis.locator(".flash-success")).to_contain_text("колесо повёрнуто")
+    expect(axis.locator('tr[data-province="norway"]')).to_be_visible()
+    shot(axis, "fog-of-war-08-game-on-the-club-map")
+
+    # the figures for the report: taps per province / edge / filled blank, and their extrapolation
+    report = {"per_new_province": {"taps": per_province[0], "chars": per_province[1]},
+              "per_edge": {"taps": per_edge}, "per_filled_named_province": {"taps": per_fill[0], "chars": per_fill[1]}}
+    ARTIFACTS.mkdir(exist_ok=True)
+    (ARTIFACTS / "fog-of-war-map-taps.json").write_text(json.dumps(report, indent=1), encoding="utf-8")
+    assert per_province[0] <= 10 and per_edge == 2 and per_fill[0] <= 6

@@ -1,10 +1,12 @@
 """Builders shared by the Fog of War tests."""
 from __future__ import annotations
 
+import copy
+
 from gameplay.fog_of_war.actions import start_turn
 from gameplay.fog_of_war.board import BoardMap
 from gameplay.fog_of_war.cards import parse_cards, placeholders
-from gameplay.fog_of_war.config import FowSettings
+from gameplay.fog_of_war.config import PLACEHOLDER_WHEEL, FowSettings
 from gameplay.fog_of_war.state import SLOTS, GameState, Operation, new_game
 
 
@@ -12,8 +14,15 @@ def cards(owner, *specs, prefix=None):
     return parse_cards(list(specs), owner, prefix or owner[:2])
 
 
+def placeholder_wheel_settings(**extra) -> FowSettings:
+    """Settings with the tracker's former placeholder wheel (1-5 launchable, no marks): the wheel's marks are
+    not what most tests are about (the rules-only wheel asks them at launch, see test_seed_fixes)."""
+    return FowSettings.from_dict({"wheel_positions": copy.deepcopy(PLACEHOLDER_WHEEL), **extra})
+
+
 def ledger_game(deck=20, **kw) -> GameState:
     """A new ledger-mode game (no map), orders kept, before the Axis's first rotation."""
+    kw.setdefault("settings", placeholder_wheel_settings())
     return new_game(placeholders("axis", deck), placeholders("allies", deck), placeholders("neutral", 15),
                     shuffle=False, **kw)
 
@@ -23,7 +32,7 @@ def started(st: GameState) -> GameState:
 
 
 def wheel_with(position: int, modifier: str) -> FowSettings:
-    wheel = FowSettings().wheel_positions
+    wheel = copy.deepcopy(PLACEHOLDER_WHEEL)
     wheel[position]["modifier"] = modifier
     return FowSettings.from_dict({"wheel_positions": wheel})
 

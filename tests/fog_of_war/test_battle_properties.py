@@ -102,17 +102,30 @@ def test_forts_count_for_defender_not_attacker():
     assert (br.a, br.d) == (2, 3)
 
 
-def test_fort_without_sea_value_does_not_count_at_sea():
+def test_defending_fort_counts_at_sea_by_default_b24():
+    """B-24: the seed names only ships on land and tanks at sea as unsuitable, so a defender's fort counts."""
     br = compute(BattleInput(cards("axis", "N4"), cards("allies", "F3", "N1"), kind="sea"))
+    assert br.d == 4 and br.defence_discarded == []
+
+
+def test_fort_without_sea_value_does_not_count_at_sea_with_card_values_setting():
+    br = compute(BattleInput(cards("axis", "N4"), cards("allies", "F3", "N1"), kind="sea", fort_at_sea="card_values"))
     assert br.d == 1 and [c.id for c in br.defence_discarded] == ["al1:F3"]
 
 
-def test_unsuitable_neutral_cards_ignored_and_stay():
+def test_victory_removes_every_neutral_card_even_unsuitable_b23():
     br = compute(BattleInput(cards("axis", "L4"), cards("allies", "L1"), cards("neutral", "N3", "L1")))
     assert (br.d, br.outcome) == (2, VICTORY)
     flow = card_flow(br, "land").data["flow"]
-    assert [c.id for c in flow["neutral"]["stays"]] == ["ne1:N3"]
-    assert [c.id for c in flow["neutral"]["removed"]] == ["ne2:L1"]
+    assert flow["neutral"]["stays"] == []
+    assert sorted(c.id for c in flow["neutral"]["removed"]) == ["ne1:N3", "ne2:L1"]
+
+
+def test_unsuitable_neutral_cards_stay_after_a_defeat():
+    br = compute(BattleInput(cards("axis", "L1"), cards("allies", "L2"), cards("neutral", "N3", "L1")))
+    assert br.outcome == ROUT
+    flow = card_flow(br, "land").data["flow"]
+    assert sorted(c.id for c in flow["neutral"]["stays"]) == ["ne1:N3", "ne2:L1"] and flow["neutral"]["removed"] == []
 
 
 def test_amphibious_and_wheel_ignored_when_quagmire_resolved_again():
@@ -135,9 +148,11 @@ def test_card_flow_conserves_cards(att, dfn, neu, seed):
     a_out = sum((flow["attacker"][p] for p in ("discard", "losses", "wins", "stays")), [])
     d_out = sum((flow["defender"][p] for p in ("discard", "losses", "wins", "stays")), [])
     n_out = flow["neutral"]["removed"] + flow["neutral"]["stays"]
+    n_in_losses = [c for c in d_out if c.id.startswith("n")]  # B-22: lost in a quagmire, into defender losses
+    assert all(c in flow["defender"]["losses"] for c in n_in_losses)
     assert sorted(c.id for c in a_out) == sorted(f"a{i}" for i in range(len(att)))
-    assert sorted(c.id for c in d_out) == sorted(f"d{i}" for i in range(len(dfn)))
-    assert sorted(c.id for c in n_out) == sorted(f"n{i}" for i in range(len(neu)))
+    assert sorted(c.id for c in d_out if not c.id.startswith("n")) == sorted(f"d{i}" for i in range(len(dfn)))
+    assert sorted(c.id for c in n_out + n_in_losses) == sorted(f"n{i}" for i in range(len(neu)))
 
 
 def test_halving_count():

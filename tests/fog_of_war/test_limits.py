@@ -106,7 +106,7 @@ def test_new_state_refuses_an_oversized_map():
 
 def at_reinforcements():
     """A table whose next year-end step is 3.12 (reinforcements before production, B-11)."""
-    state = STEPPER.new_state({"settings": {"reinforcement_timing": "before_production"}, "axis_cards": "4",
+    state = STEPPER.new_state({"settings": {"reinforcement_timing": "before_production", "exhausted_turn_mode": "own_turns"}, "axis_cards": "4",
                                "allies_cards": "4", "neutral_cards": "15", "seed": 1})
     rng = random.Random(2)
 

@@ -14,7 +14,7 @@ from gameplay.fog_of_war.cards import Card, load_cards, parse_card, placeholders
 from gameplay.fog_of_war.config import FowSettings, SettingsError
 from gameplay.fog_of_war.state import GameState, Quagmire, new_game
 
-from .helpers import TEST_MAP, battle_ready, cards, ledger_game, map_game, place_op, started
+from .helpers import TEST_MAP, battle_ready, cards, ledger_game, map_game, place_op, placeholder_wheel_settings, started
 
 
 def test_gameplay_package_has_no_django_import():
@@ -74,7 +74,7 @@ def test_malformed_state_dict_raises():
 
 def test_settings_defaults_and_unknown_key():
     s = FowSettings.from_dict({})
-    assert s.exhausted_turn_mode == "reduced" and s.new_year_draw == "up_to_3" and s.intel_token_cap is None
+    assert s.exhausted_turn_mode == "within_turns" and s.new_year_draw == "up_to_3" and s.intel_token_cap is None
     with pytest.raises(SettingsError, match="unknown Fog of War setting"):
         FowSettings.from_dict({"no_such_key": 1})
     with pytest.raises(SettingsError, match="exhausted_turn_mode"):
@@ -148,7 +148,7 @@ def test_turn_refusals():
 
 
 def test_reduced_turn_blocks_card_play():
-    st = started(ledger_game())
+    st = started(ledger_game(settings=placeholder_wheel_settings(exhausted_turn_mode="reduced")))
     st.sides["axis"].deck = []
     assert act.defend(st, "axis", "poland", [st.sides["axis"].hand[0].id]).reason.code == "reduced_turn_no_play"
     assert act.end_turn(st, "axis").ok

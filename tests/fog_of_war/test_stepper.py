@@ -57,8 +57,8 @@ def op_ready(t: Table, target="vichy", n=2, defend=1) -> str:
 
 
 def launch(slot, attack, defence, **extra):
-    return {"type": "launch", "side": "axis", "slot": slot, "origin": "italy", "origin_supplied": True,
-            "reveal_attack": attack, "reveal_defence": defence, **extra}
+    return {"type": "launch", "side": "axis", "slot": slot, "origin": "italy", "supply_reaches": True,
+            "wheel_mark": "none", "reveal_attack": attack, "reveal_defence": defence, **extra}
 
 
 # --- the interface --------------------------------------------------------------------------------
@@ -94,7 +94,7 @@ def test_a_turn_and_a_battle_then_replay():
     assert "A 5 против D 1 — Победа" in out.reason.ru and "A 5 against D 1 — Victory" in out.reason.en
     st = t.engine()
     assert st.provinces["vichy"].control == "axis" and [c.land for c in st.sides["axis"].wins] == [2]
-    assert t.state["battles"][-1]["outcome"] == "victory" and t.state["supply_answers"] == {"italy": True}
+    assert t.state["battles"][-1]["outcome"] == "victory" and t.state["supply_answers"] == {}
     assert must_play(t.engine(), "axis") is True  # a launch plays no hand card
     t.do({"type": "defend", "side": "axis", "province": "vichy", "cards": t.hand("axis")[:1]})
     t.do({"type": "end_turn", "side": "axis"})
@@ -138,14 +138,16 @@ def test_ledger_reveal_must_type_every_value():
     slot = op_ready(t)
     out = t.try_(launch(slot, ["L3"], ["L1"]))
     assert out.reason.code == "fow.reveal" and "нужно 2, введено 1" in out.reason.ru and out.reason.rule == "§2.5"
-    out = t.try_({**launch(slot, ["L3", "L2"], ["L1"]), "origin_supplied": None})
-    assert out.reason.code == "fow.ask_supply" and "§2.9" in out.reason.en
+    out = t.try_({**launch(slot, ["L3", "L2"], ["L1"]), "supply_reaches": None})
+    assert out.reason.code == "fow.ask_supply_target" and "§2.5" in out.reason.en
+    out = t.try_({**launch(slot, ["L3", "L2"], ["L1"]), "wheel_mark": None})
+    assert out.reason.code == "wheel_mark_unknown" and "position 1" in out.reason.en  # B-3: asked until entered
 
 
 # --- the year end ---------------------------------------------------------------------------------
 
 def test_a_year_end_runs_in_the_engine_order():
-    t = Table(new_table(axis_cards="4", allies_cards="4"))
+    t = Table(new_table(axis_cards="4", allies_cards="4", settings={"exhausted_turn_mode": "own_turns"}))
     for side, province in (("axis", "berlin"), ("allies", "britain")):
         t.do({"type": "start_turn", "side": side})
         t.do({"type": "defend", "side": side, "province": province, "cards": t.hand(side)[:1]})

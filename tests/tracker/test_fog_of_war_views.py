@@ -93,12 +93,12 @@ def test_new_game_page_lists_every_default_with_its_explanation(client):
     for key in ("exhausted_turn_mode", "new_year_draw", "vp_scope", "wins_selection", "no_card_rule"):
         assert f'name="set_{key}"' in html
     assert "2.10.1" in html  # the B-4 conflict is explained where it is chosen
-    assert 'name="wheel_1"' in html and 'name="board_map"' in html
+    assert 'name="map_choice"' in html and 'name="wheel_choice"' in html and 'name="board_map"' in html
     assert 'style="' not in html and "<script>" not in html and "onclick" not in html
 
 
 def test_create_makes_the_creator_host_and_redirects_to_the_seats(client):
-    r = client.post(reverse("fog_of_war:new"), form_data(set_exhausted_turn_mode="full", wheel_2="A+1"))
+    r = client.post(reverse("fog_of_war:new"), form_data(set_exhausted_turn_mode="full", wheel_choice="placeholder"))
     game = Game.objects.get(kind=Game.FOG_OF_WAR)
     assert r["Location"] == reverse("seats", args=[game.pk])
     assert client.get(reverse("seats", args=[game.pk])).status_code == 200
@@ -106,7 +106,8 @@ def test_create_makes_the_creator_host_and_redirects_to_the_seats(client):
     e = st(game)
     assert (e["year"], e["winter"], e["superiority"], e["active_side"]) == (1940, False, "axis", "axis")
     assert e["settings"]["exhausted_turn_mode"] == "full"
-    assert e["settings"]["wheel_positions"][2]["modifier"] == "A+1"
+    assert e["settings"]["wheel_positions"][2] == {"no_intel": False, "launchable": True, "modifier": "none"}
+    assert len(e["board"]["provinces"]) == 21 and e["board"]["adjacency_known"] is False  # the rules' partial map
     assert len(e["sides"]["axis"]["hand"]) == 3 and e["sides"]["allies"]["intel_available"] == 7
     assert client.get(game.get_absolute_url()).status_code == 200
 
@@ -205,7 +206,7 @@ def test_battle_calculator_then_resolution(game, players):
     axis, allies, _ = players
     slot = op_ready(game, axis, allies)
     before = snapshot(game)
-    fields = dict(slot=slot, origin="italy", origin_supplied="yes", reveal_attack="L3 L2", reveal_defence="L1",
+    fields = dict(slot=slot, origin="italy", supply_reaches="yes", wheel_mark="none", reveal_attack="L3 L2", reveal_defence="L1",
                   reveal_neutral="")
     r = post(axis, game, "launch", do="preview", **fields)
     html = r.content.decode()
@@ -213,8 +214,10 @@ def test_battle_calculator_then_resolution(game, players):
     assert snapshot(game) == before  # the calculator stores nothing
     r = post(axis, game, "launch", do="resolve", **{**fields, "reveal_attack": "L3"})
     assert r.status_code == 422 and "нужно 2, введено 1" in r.content.decode()
-    r = post(axis, game, "launch", do="resolve", **{**fields, "origin_supplied": ""})
-    assert r.status_code == 422 and "снабжается" in r.content.decode()
+    r = post(axis, game, "launch", do="resolve", **{**fields, "supply_reaches": ""})
+    assert r.status_code == 422 and "доходит до атакуемой" in r.content.decode()  # B-17: up to the target
+    r = post(axis, game, "launch", do="resolve", **{**fields, "wheel_mark": ""})
+    assert r.status_code == 422 and "позиции 1" in r.content.decode()  # B-3: the rules' wheel asks its mark
     r = post(axis, game, "launch", do="resolve", **fields)
     assert r.status_code == 200, r.content.decode()[:500]
     e = st(game)
@@ -222,7 +225,7 @@ def test_battle_calculator_then_resolution(game, players):
     # smallest sufficient wins set: the L2 covers D 1
     assert [c["land"] for c in e["sides"]["axis"]["wins"]] == [2]
     assert len(e["sides"]["allies"]["losses"]) == 1
-    assert log.current_state(game)["supply_answers"] == {"italy": True}
+    assert log.current_state(game)["supply_answers"] == {}
     html = allies.get(game.get_absolute_url()).content.decode()
     assert "A 5" in html and "Победа" in html
 
@@ -230,7 +233,7 @@ def test_battle_calculator_then_resolution(game, players):
 def test_quagmire_random_choice_is_written_into_the_command(game, players):
     axis, allies, _ = players
     slot = op_ready(game, axis, allies, defend=1)
-    r = post(axis, game, "launch", do="resolve", slot=slot, origin="italy", origin_supplied="yes",
+    r = post(axis, game, "launch", do="resolve", slot=slot, origin="italy", supply_reaches="yes", wheel_mark="none",
              reveal_attack="L2 L1", reveal_defence="L3")
     assert r.status_code == 200 and "Упорные бои" in r.content.decode()
     ev = Event.objects.filter(game=game, kind=Event.MOVE).last()
@@ -243,7 +246,7 @@ def test_quagmire_random_choice_is_written_into_the_command(game, players):
 def test_table_choice_for_the_wins_pile_is_checked(game, players):
     axis, allies, _ = players
     slot = op_ready(game, axis, allies)
-    base = dict(slot=slot, origin="italy", origin_supplied="yes", reveal_attack="L3 L1", reveal_defence="L2")
+    base = dict(slot=slot, origin="italy", supply_reaches="yes", wheel_mark="none", reveal_attack="L3 L1", reveal_defence="L2")
     r = post(axis, game, "launch", do="resolve", wins="2", **base)
     assert r.status_code == 422 and "меньше силы противника" in r.content.decode()
     r = post(axis, game, "launch", do="resolve", wins="1", **base)
@@ -299,25 +302,38 @@ def test_intel_result_is_shown_to_the_spy_only(game, players):
 
 def test_undo_redo_and_replay_rebuild_the_stored_state(game, players):
     axis, allies, _ = players
-    slot = op_ready(game, axis, allies)
-    post(axis, game, "launch", do="resolve", slot=slot, origin="italy", origin_supplied="yes",
-         reveal_attack="L3 L2", reveal_defence="L1")
-    assert st(game)["provinces"]["vichy"]["control"] == "axis"
+    slot = op_ready(game, axis, allies)  # its last move: the Axis start their turn
+    assert st(game)["turn_started"]
     url = reverse("undo", args=[game.pk])
     game.refresh_from_db()
     r = axis.post(url, {"version": game.version}, **HTMX)
     assert r.status_code == 200 and "Отменено" in r.content.decode() and "is-undone" in r.content.decode()
-    assert st(game)["provinces"]["vichy"]["control"] == "allies"
+    assert not st(game)["turn_started"]
     assert log.replay(game) == log.current_state(game)
     game.refresh_from_db()
-    r = allies.post(url, {"version": game.version}, **HTMX)  # the Allies did not make the last move in effect
+    r = axis.post(url, {"version": game.version}, **HTMX)  # the Axis did not make the Allies' end of turn
     assert r.status_code == 403
     game.refresh_from_db()
     r = axis.post(reverse("redo", args=[game.pk]), {"version": game.version}, **HTMX)
-    assert r.status_code == 200 and st(game)["provinces"]["vichy"]["control"] == "axis"
+    assert r.status_code == 200 and st(game)["turn_started"]
     assert log.replay(game) == log.current_state(game)
     game.refresh_from_db()
     assert axis.post(url, {"version": game.version - 1}, **HTMX).status_code == 409
+    assert slot
+
+
+def test_a_battle_cannot_be_undone_its_cards_stay_seen(game, players):
+    axis, allies, _ = players
+    slot = op_ready(game, axis, allies)
+    post(axis, game, "launch", do="resolve", slot=slot, origin="italy", supply_reaches="yes", wheel_mark="none",
+         reveal_attack="L3 L2", reveal_defence="L1")
+    assert st(game)["provinces"]["vichy"]["control"] == "axis"
+    before = snapshot(game)
+    html = axis.get(game.get_absolute_url()).content.decode()
+    assert 'id="undo-sealed"' in html and "нельзя отменить" in html
+    r = axis.post(reverse("undo", args=[game.pk]), {"version": game.version}, **HTMX)
+    assert r.status_code == 422 and "нельзя отменить" in r.content.decode()
+    assert snapshot(game) == before
 
 
 # --- map -----------------------------------------------------------------------------------------
@@ -342,7 +358,7 @@ def test_map_entry_turns_on_supply_and_bad_maps_are_refused(game, players):
 # --- year end ------------------------------------------------------------------------------------
 
 def test_year_end_checklist_runs_in_order(client):
-    game = create(client, axis_cards="4", allies_cards="4")
+    game = create(client, axis_cards="4", allies_cards="4", set_exhausted_turn_mode="own_turns", map_choice="")
     axis, allies, _ = clients(None, game)
     for c, side in ((axis, "axis"), (allies, "allies")):
         post(c, game, "start_turn")

@@ -1,6 +1,7 @@
 """Forms of the Fog of War companion: they parse and bound input; the engine decides what is legal."""
 from __future__ import annotations
 
+import copy
 import re
 
 from django import forms
@@ -10,12 +11,15 @@ from gameplay.fog_of_war.board import KNOWN_PROVINCES, SIDES
 from gameplay.fog_of_war.cards import card_list_ok, card_list_size_ok
 from gameplay.fog_of_war.limits import (MAX_CARD_TEXT, MAX_CARDS, MAX_KEY, MAX_MAP_TEXT, MAX_NAME, MAX_NEIGHBOURS,
                                         MAX_PROVINCE_NUMBER, MAX_PROVINCES)
-from gameplay.fog_of_war.config import FowSettings
+from gameplay.fog_of_war import mapdata
+from gameplay.fog_of_war.config import PLACEHOLDER_WHEEL, FowSettings
 from tracker.language import lang
 
-SETTINGS_IN_FORM_SKIP = ("board_fixture", "card_fixture", "wheel_positions", "supply_rules")
-WHEEL_MARKS = [("launch", _("launchable, no mark")), ("not_ready", _("not ready (crossed arrow)")),
-               ("A+1", _("launchable, A+1")), ("D+1", _("launchable, D+1"))]
+from . import maps
+from .models import FowMap
+
+SETTINGS_IN_FORM_SKIP = ("board_fixture", "card_fixture", "wheel_positions", "supply_rules", "ussr_provinces",
+                         "rules_edition")
 
 
 def setting_field_name(key: str) -> str:
@@ -118,12 +122,24 @@ class NewFogGameForm(forms.Form):
         label=_("Step 1.9: Allied pre-placed defence (up to 3 different Allied or neutral provinces)"),
         required=False, widget=forms.CheckboxSelectMultiple,
         help_text=_("One card of the Allied deck goes face down into each chosen province."))
-    board_map = forms.CharField(label=_("Board map (optional)"), required=False, help_text=MAP_HELP,
+    map_choice = forms.ChoiceField(label=_("Board map"), required=False, initial="rules",
+                                   help_text=_("A saved map (enter yours once under “Maps and wheels”), the quick rules' "
+                                               "partial map (21 provinces, blanks asked at the table) or none."))
+    wheel_choice = forms.ChoiceField(label=_("Operations wheel"), required=False, initial="rules",
+                                     help_text=_("A saved wheel applies its marks at launch by itself; with the rules' "
+                                                 "wheel each mark is asked at launch."))
+    board_map = forms.CharField(label=_("Or type a board map (one province a line)"), required=False, help_text=MAP_HELP,
                                 widget=forms.Textarea(attrs={"rows": 4, "maxlength": MAX_MAP_TEXT}))
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         i = 1 if lang() == "en" else 0
+        self.fields["map_choice"].choices = [
+            ("rules", _("The quick rules' partial map (21 provinces)")), ("", _("No map (ledger)")),
+            *maps.choices(FowMap.MAP)]
+        self.fields["wheel_choice"].choices = [
+            ("rules", _("The rules' wheel (marks asked at launch)")),
+            ("placeholder", _("The former placeholder (1–5 ready, no marks)")), *maps.choices(FowMap.WHEEL)]
         self.fields["preplace"].choices = [(k, v[i]) for k, v in KNOWN_PROVINCES.items() if v[3] in ("allies", "neutral")]
         self.setting_rows = []
         for row in FowSettings.explain():
@@ -151,18 +167,17 @@ class NewFogGameForm(forms.Form):
             initial=supply["captured_points_supply_captor"],
             help_text=_("A captured enemy supply point supplies the captor (off by default)."))
         self.setting_rows += ["set_seas_pass", "set_captured_points"]
-        self.wheel_rows = []
-        for pos in range(1, 6):
-            name = f"wheel_{pos}"
-            self.fields[name] = forms.ChoiceField(label=_("Wheel position %(n)s") % {"n": pos}, choices=WHEEL_MARKS,
-                                                  initial="launch")
-            self.wheel_rows.append(name)
+        ussr = next(r for r in FowSettings.explain() if r["key"] == "ussr_provinces")
+        self.fields["set_ussr_provinces"] = forms.MultipleChoiceField(
+            label=f"{ussr['ref']} · ussr_provinces", required=False, widget=forms.CheckboxSelectMultiple,
+            initial=ussr["default"], help_text=ussr["en"] if i else ussr["ru"],
+            choices=[(k, v[i]) for k, v in KNOWN_PROVINCES.items() if v[3] == "neutral"])
+        self.setting_rows.append("set_ussr_provinces")
+        edition = next(r for r in FowSettings.explain() if r["key"] == "rules_edition")
+        self.edition_note = f"{edition['ref']} · rules_edition = {edition['default']}: {edition['en'] if i else edition['ru']}"
 
     def settings_fields(self):
         return [self[n] for n in self.setting_rows]
-
-    def wheel_fields(self):
-        return [self[n] for n in self.wheel_rows]
 
     def clean_preplace(self):
         v = self.cleaned_data["preplace"]
@@ -199,16 +214,26 @@ class NewFogGameForm(forms.Form):
         for row in FowSettings.explain():
             key = row["key"]
             name = setting_field_name(key)
-            if name in d and d[name] is not None:
+            if name in d and d[name] is not None and key != "ussr_provinces":
                 out[key] = d[name]
+        out["ussr_provinces"] = list(d.get("set_ussr_provinces") or [])
         out["supply_rules"] = {"seas_pass": d["set_seas_pass"], "captured_points_supply_captor": d["set_captured_points"]}
-        wheel = [{"no_intel": True, "launchable": False, "modifier": "none"}]
-        for pos in range(1, 6):
-            mark = d[f"wheel_{pos}"]
-            wheel.append({"no_intel": False, "launchable": mark != "not_ready",
-                          "modifier": mark if mark in ("A+1", "D+1") else "none"})
-        out["wheel_positions"] = wheel
+        if d.get("wheel_choice") == "placeholder":
+            out["wheel_positions"] = copy.deepcopy(PLACEHOLDER_WHEEL)
         return out
+
+    def map_file(self) -> dict | None:
+        """The chosen map file's data (None: no map, or a typed map in ``board_map``)."""
+        choice = self.cleaned_data.get("map_choice") or ""
+        if self.cleaned_data.get("board_map") or not choice:
+            return None
+        return mapdata.partial_map() if choice == "rules" else maps.file_data(FowMap.MAP, choice)
+
+    def wheel_file(self) -> dict | None:
+        choice = self.cleaned_data.get("wheel_choice") or "rules"
+        if choice == "placeholder":
+            return None
+        return mapdata.rules_wheel() if choice == "rules" else maps.file_data(FowMap.WHEEL, choice)
 
 
 class MapForm(forms.Form):

@@ -13,7 +13,7 @@ from gameplay.fog_of_war.limits import MAX_CARD_TEXT, MAX_CARDS
 from gameplay.fog_of_war.state import SLOTS
 from gameplay.fog_of_war.stepper import (BATTLE_COMMANDS, GLOBAL_COMMANDS, HAND_COMMANDS, HIDDEN, STEPPER,
                                          TURN_COMMANDS, YE_SIDE_COMMANDS, card_code, checklist, choices, engine_of,
-                                         is_hidden, must_play, outcome_name, province_name, table_stacks,
+                                         is_hidden, must_play, outcome_name, partner, province_name, table_stacks,
                                          year_end_next)
 
 from tracker.core import log
@@ -169,11 +169,23 @@ def context(request, game, actor, state: dict, keep=None) -> dict:
     allowed = actor.allowed(SIDES) if actor.can_write else ()
     acting = viewer if viewer else (st.active_side if actor.is_host else None)
     my_turn = bool(acting) and acting == st.active_side and acting in allowed and st.phase == "turn" and not st.winner
+    # B-4: a seat whose deck has run out acts inside the other side's turn (intel, operations), then confirms
+    partner_turn = (bool(viewer) and viewer == partner(st) and viewer in allowed and st.turn_started
+                    and not st.partner_done)
+    wheel = st.settings.wheel_positions
+    unknown_climate = [province_name(st, k, lang) for k in st.provinces
+                       if st.board is not None and "climate" in st.pdef(k).unknown]
     return {
+        "partner_turn": partner_turn, "show_turn": actor.can_write and not st.winner and (my_turn or partner_turn),
+        "partner_side": partner(st), "partner_name": _side_name(partner(st), lang) if partner(st) else "",
+        "wheel_unknown": any(p["launchable"] is None or p["modifier"] is None for p in wheel),
+        "computes_supply": st.computes_supply(), "supply_rule": st.settings.launch_supply_rule,
+        "climate_asked": st.winter and (st.board is None or bool(unknown_climate)),
+        "unknown_climate": unknown_climate[:12], "card_values": seen.get("card_values") or {},
         "t": view, "viewer": viewer, "acting": acting,
         "acting_name": _side_name(acting, lang) if acting else "", "my_turn": my_turn,
         "can_write": actor.can_write and not st.winner,
-        "must_play": bool(my_turn and must_play(st, acting)),
+        "must_play": bool((my_turn or partner_turn) and must_play(st, acting)),
         "choices": _choices(st, viewer, lang) if viewer else {},  # own data only: never for another side
         "my_superiority": acting == st.superiority, "year_end": _year_end(st, lang),
         "settings_rows": _settings_rows(st, lang), "preview": preview, "f": form_data or {},
@@ -234,10 +246,13 @@ def build_command(post, st, side) -> dict:
             amph = post.get("amphibious", "")
             if amph in ("yes", "no"):
                 c["amphibious"] = amph == "yes"
-            if st.board is None:
-                sup = post.get("origin_supplied", "")
-                if sup in ("yes", "no"):
-                    c["origin_supplied"] = sup == "yes"
+            if not st.computes_supply():
+                for key in ("origin_supplied", "supply_reaches"):
+                    sup = post.get(key, "")
+                    if sup in ("yes", "no"):
+                        c[key] = sup == "yes"
+            if post.get("wheel_mark") in ("none", "A+1", "D+1", "not_ready"):
+                c["wheel_mark"] = post["wheel_mark"]
         if post.get("climate") in ("sun", "snow", "none"):
             c["climate"] = post["climate"]
         c["use_superiority"] = post.get("use_superiority") == "on"
@@ -273,11 +288,15 @@ def build_command(post, st, side) -> dict:
         c["province"], c["control"] = post.get("province", ""), post.get("control", "")
     if kind == "ye_score_vp" and post.get("vp_gain", "").strip():
         c["vp_gain"] = _int(post, "vp_gain", 0, 0, 200)
+    if kind == "ye_score_vp" and post.get("vp_missing", "").strip():
+        c["vp_missing"] = _int(post, "vp_missing", 0, 0, 200)
     if kind == "ye_spend":
         c.update(losses=_int(post, "losses"), level=_int(post, "level"), intel_pairs=_int(post, "intel_pairs"),
                  vp=_int(post, "vp"))
         if post.get("resources", "").strip():
             c["resources"] = _int(post, "resources", 0, 0, 200)
+        if post.get("resources_missing", "").strip():
+            c["resources_missing"] = _int(post, "resources_missing", 0, 0, 200)
     if kind == "ye_recall":
         c["provinces"] = post.getlist("provinces")
         c["cancel"] = post.getlist("cancel")

@@ -24,7 +24,8 @@ def new_game(request):
         try:
             initial = STEPPER.new_state({
                 "settings": form.settings(), "axis_cards": d["axis_cards"], "allies_cards": d["allies_cards"],
-                "neutral_cards": d["neutral_cards"], "board": d["board_map"], "preplace": d["preplace"],
+                "neutral_cards": d["neutral_cards"], "board": d["board_map"], "map_file": form.map_file(),
+                "wheel_file": form.wheel_file(), "preplace": d["preplace"],
                 "seed": random.SystemRandom().randrange(2 ** 31)})
         except LimitError as exc:  # the engine's own bounds (the form's come first, translated)
             form.add_error(None, exc.en if lang() == "en" else exc.ru)
@@ -33,7 +34,8 @@ def new_game(request):
         else:
             game = log.create_game(
                 Game.FOG_OF_WAR, d["name"], [(d["axis_player"], ["axis"]), (d["allies_player"], ["allies"])],
-                initial, options={"settings": form.settings()},
+                initial, options={"settings": form.settings(), "map": d.get("map_choice") or "",
+                                  "wheel": d.get("wheel_choice") or ""},
                 summary=("Игра создана: 1940, лето; по 3 карты на руке.", "Game created: 1940, summer; 3 cards in each hand."))
             access.grant(request, game, "host", game.host_token)
             return redirect(reverse("seats", args=[game.pk]))
