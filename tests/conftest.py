@@ -12,6 +12,12 @@ def _plain_static_storage(settings):
     }
 
 
+@pytest.fixture(autouse=True)
+def _no_creation_budget(settings):
+    """Tests create many games from one address; tests/tracker/test_creation_limit.py turns it on."""
+    settings.CREATION_LIMIT = None
+
+
 @pytest.fixture
 def real_db(transactional_db, tmp_path):
     """A database every thread opens its own connection to, as in production.

@@ -59,6 +59,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "tracker.middleware.SecurityHeadersMiddleware",
+    "tracker.core.limits.BodySizeMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -67,6 +68,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "tracker.core.limits.CreationLimitMiddleware",
+    "tracker.core.limits.UnavailableGameMiddleware",
 ]
 
 ROOT_URLCONF = "tracker.urls"
@@ -101,6 +104,18 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["CONN_MAX_AGE"] = 0
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    # per-client counters of tracker.core.limits, shared by every worker process of the server
+    "limits": {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+               "LOCATION": os.environ.get("LIMITS_CACHE_DIR", str(BASE_DIR / ".cache" / "limits"))},
+}
+# each client address may create this many games (any kind, imports included) and board variants per
+# this many seconds (tracker.core.limits); DJANGO_CREATION_LIMIT=0 switches the budget off
+CREATION_LIMIT = (int(os.environ.get("DJANGO_CREATION_LIMIT", "10")), 60)
+if CREATION_LIMIT[0] <= 0:
+    CREATION_LIMIT = None
 
 SESSION_ENGINE = "django.contrib.sessions.backends.signed_cookies"
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 60

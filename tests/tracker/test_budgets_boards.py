@@ -136,6 +136,7 @@ def test_twenty_thousand_straits_are_refused_quickly():
                         "it was 7 s and 28.5 MB per view)", lambda: post_variant("Straits", patch))
     assert response.status_code == 400
     assert not BoardVariant.objects.exists()
+    assert len(response.content) < 100_000  # the refused text is not echoed back
 
 
 def test_one_strait_over_the_limit_is_refused_with_a_clear_message():
@@ -309,3 +310,19 @@ def test_an_import_then_lists_the_imported_game_for_its_host(game):
     html = client.get("/").content.decode()
     assert copy.get_absolute_url() in html and game.get_absolute_url() not in html  # its copy, not the original
 
+
+
+@pytest.mark.parametrize("patch", [alias_bomb(9), straits_patch(20_000)], ids=["alias bomb", "20000 straits"])
+def test_a_variant_stored_before_the_bounds_is_refused_when_read_not_built(client, patch):
+    """A variant saved by an older version (or edited in the database) is checked again when a game
+    reads it: the game's page, poll and moves answer a 409 with the reason, in bounded time."""
+    variant = BoardVariant.objects.create(name="Старый", patch="extends: standard\n")
+    game = create_game("На старой доске", list(zip(["А", "Б"], DEFAULT_SEATING[2])), {}, board_variant=variant)
+    BoardVariant.objects.filter(pk=variant.pk).update(patch=patch)  # as an older version could have stored it
+    client.get(reverse("host_link", args=[game.host_token]))
+    r = measured("page of a game on a stored over-limit variant",
+                 lambda: client.get(reverse("game", args=[game.pk])))
+    assert r.status_code == 409 and "больше нельзя использовать" in r.content.decode()  # noqa: translated
+    assert client.get(reverse("poll", args=[game.pk])).status_code in (200, 204, 409)
+    r = client.post(reverse("command", args=[game.pk]), {"command": "end_play", "version": game.version})
+    assert r.status_code == 409

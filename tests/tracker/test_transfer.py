@@ -951,3 +951,13 @@ def test_the_host_cannot_export_a_running_game_with_hidden_cards(client):
         assert host.get(reverse("export_game", args=[game.pk])).status_code == 200
     qmg = create_game("Q", list(zip(["A", "B"], DEFAULT_SEATING[2])), {})
     assert not transfer.holds_hidden_information(qmg)
+
+
+def test_the_export_command_refuses_a_running_game_with_hidden_cards_unless_told(tmp_path, capsys):
+    game = fow.create(Client())
+    with pytest.raises(SystemExit) as exit_:
+        call_command("export_game", str(game.pk), stdout=io.StringIO())
+    assert exit_.value.code == 2 and "--with-hidden" in capsys.readouterr().err
+    out = io.StringIO()
+    call_command("export_game", str(game.pk), "--with-hidden", stdout=out)
+    assert json.loads(out.getvalue())["game"]["kind"] == "fog_of_war"

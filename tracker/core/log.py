@@ -14,10 +14,13 @@ state, QMG's mirror models) is the adapter's (``tracker.core.registry``).
 """
 from __future__ import annotations
 
+import hashlib
+import hmac
 import random
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 
 from gameplay.common import Reason
@@ -41,7 +44,16 @@ NOT_YOURS_REASON = Reason(
 NOTHING = {Event.UNDO: Reason("nothing", "Отменять нечего.", "Nothing to undo."),
            Event.REDO: Reason("nothing", "Возвращать нечего.", "Nothing to redo.")}
 
-_rng = random.SystemRandom()
+
+
+def dice_for(game: Game) -> random.Random:
+    """The random source of the game's next move: seeded from the server's secret key, the game and
+    the number of moves in effect. A roll or draw that is undone and made again at the same point of
+    the game gives the same result (undo cannot buy a new roll), and a redo or a replay reuses the
+    result stored in the command. Unpredictable to the players: the key never leaves the server."""
+    message = f"{game.pk}:{game.created_at.isoformat() if game.created_at else ''}:{len(game.done_moves)}"
+    digest = hmac.new(settings.SECRET_KEY.encode(), message.encode(), hashlib.sha256).digest()
+    return random.Random(int.from_bytes(digest, "big"))
 
 
 @dataclass(frozen=True)
@@ -142,7 +154,7 @@ def _submit_locked(game: Game, actor: Actor, command: dict) -> Result:
             return Result(FORBIDDEN, FORBIDDEN_REASON)
         if side is not None and side not in actor.own_roles and adapter.secret(command):
             return Result(FORBIDDEN, SECRET_REASON)  # before the engine: its answer could reveal a card
-        command = stepper.prepare(state, command, _rng)
+        command = stepper.prepare(state, command, dice_for(game))
         outcome = stepper.apply(state, command)
     except ValueError as exc:  # the engines' malformed-command errors (not merely illegal moves)
         reason = getattr(exc, "reason", None)
@@ -191,6 +203,9 @@ def _undo_redo(game_id: int, version: int, actor: Actor, kind: str) -> Result:
             ru, en = f"{word_ru}: {target.summary_ru}", f"{word_en}: {target.summary_en}"
             adapter = adapter_of(game)
             old = adapter.load(game)
+            sealed = adapter.sealed(target.command, old) if kind == Event.UNDO else None
+            if sealed is not None:
+                return Result(REFUSED, sealed)
             game.version += 1
             event = Event.objects.create(game=game, seq=game.version, kind=kind, round=target.round,
                                          country=target.country, phase=target.phase, seat=actor.seat,

@@ -10,9 +10,14 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from gameplay.common import Stepper
+from gameplay.common import Reason, Stepper
 
 from .models import Event, Game, GameState
+
+
+class Unavailable(Exception):
+    """A stored game that cannot be opened as it is (e.g. its QMG board variant breaks the current
+    bounds): every view answers a 409 page with this message (``tracker.core.limits``), never a 500."""
 
 
 class GameAdapter:
@@ -61,6 +66,13 @@ class GameAdapter:
         """Does ``command`` handle its side's face-down cards? Then only that side's own seat may send it:
         the host's powers never include seeing (or probing) what its own seat may not see."""
         return False
+
+    def sealed(self, command: dict, state_after: Any) -> Reason | None:
+        """Why the move ``command`` (the last in effect; ``state_after`` the state it left) cannot be
+        undone, or None. A move that showed someone hidden information (a spy's look, cards turned
+        face up) is sealed: undoing it would let them choose again knowing what they saw. Randomness
+        needs no seal: a roll made again at the same point gives the same result (``log.dice_for``)."""
+        return None
 
     def commutes(self, command: dict, later: list) -> bool:
         """May ``command``, sent against an older version, still be applied after the ``later``
@@ -121,6 +133,14 @@ class GameAdapter:
 
     def after_submit(self, game: Game, actor, parsed, result) -> None:
         """Side records of an applied move outside the log (QMG: a face-down response's identity)."""
+
+
+def seen(what_ru: str, what_en: str) -> Reason:
+    """The refusal of an undo that would take back hidden information (the policy in the rules lookup)."""
+    return Reason(
+        "seen", f"Этот ход нельзя отменить: {what_ru}. Увиденное не забыть — исправьте положение новым ходом.",
+        f"This move cannot be undone: {what_en}. What was seen stays seen: correct the table with a new move.",
+        "undo_seen")
 
 
 REGISTRY: dict[str, GameAdapter] = {}

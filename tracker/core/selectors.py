@@ -1,7 +1,10 @@
 """Reads shared by every game: the newest events and the history list a page shows."""
 from __future__ import annotations
 
+from gameplay.common import Reason
+
 from .models import Event, Game
+from .registry import adapter_of
 
 
 def recent_events(game: Game, limit: int = 40) -> list[Event]:
@@ -20,3 +23,14 @@ def history(game: Game, events=None, limit: int = 40) -> list[dict]:
     events = recent_events(game, limit) if events is None else events[-limit:]
     done = set(game.done_moves)
     return [{"event": e, "undone": e.kind == Event.MOVE and e.seq not in done} for e in reversed(events)]
+
+
+def undo_sealed(game: Game, state) -> Reason | None:
+    """Why the Undo button is off although a move is in effect: that move showed hidden information."""
+    if not game.done_moves:
+        return None
+    top = game.done_moves[-1]
+    event = next((e for e in recent_events(game) if e.seq == top), None)
+    if event is None:
+        event = game.events.get(seq=top)
+    return adapter_of(game).sealed(event.command, state)

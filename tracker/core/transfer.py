@@ -28,6 +28,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import logging
+import time
 from collections import Counter
 from typing import Any
 
@@ -45,14 +46,17 @@ logger = logging.getLogger(__name__)
 FORMAT = "wargame-companion/game"
 FORMAT_VERSION = 2
 
-MAX_BYTES = 20 * 1024 * 1024
-MAX_EVENTS = 100_000
+# A club's longest game is a few thousand events and well under 1 MB; the bounds leave room for that
+# many times over while keeping an import (and every later undo, which replays the log) cheap.
+MAX_BYTES = 4 * 1024 * 1024
+MAX_EVENTS = 10_000
+MAX_REPLAY_SECONDS = 5.0  # the engine re-checking the imported log (about 0.4 s for 3,000 QMG moves)
 MAX_SEATS = 12
 MAX_ROLES = 20  # roles of one seat
 MAX_PIECES = 500  # a format-1 QMG table
 MAX_TEXT = 20_000  # a summary
 MAX_JSON = 200_000  # one command, the options, the setup
-MAX_STATE = 5_000_000  # the state, a create event's command
+MAX_STATE = 1_000_000  # the state, a create event's command
 SMALL_INT = 32_767  # PositiveSmallIntegerField
 MAX_DEPTH = 64  # nesting of a command or a state
 
@@ -486,10 +490,27 @@ def _create_events(game: Game, raw: list[dict], seats: dict[int, Seat]) -> list[
     return events
 
 
+class _OutOfTime(Exception):
+    pass
+
+
 def _replay(game: Game, events: list[Event]) -> Any:
-    """The log replayed from the game's start: the engine re-checks every stored command."""
+    """The log replayed from the game's start: the engine re-checks every stored command, within
+    ``MAX_REPLAY_SECONDS``."""
+    done, _undone = log.effective_moves(events)
+    deadline = time.monotonic() + MAX_REPLAY_SECONDS
+
+    def commands():
+        for e in done:
+            if time.monotonic() > deadline:
+                raise _OutOfTime
+            yield e.command
+
     try:
-        return log.replay(game, events)
+        return adapter_of(game).stepper(game).replay(log.initial_state(game, events), commands())
+    except _OutOfTime:
+        raise ImportError_(_("The game was not imported: checking its event log takes longer than %(n)s seconds.")
+                           % {"n": int(MAX_REPLAY_SECONDS)}) from None
     except DatabaseError:
         raise
     except Exception as exc:  # noqa: BLE001 — a refused command, or a forged one the engine cannot read
@@ -499,9 +520,13 @@ def _replay(game: Game, events: list[Event]) -> Any:
 
 def _compare(adapter: GameAdapter, game: Game, replayed: Any, plan: dict) -> None:
     """The replayed state is the file's state (in the adapter's canonical form), and so is the winner."""
+    stepper = adapter.stepper(game)
     try:
-        same = (adapter.comparable(game, _normal(adapter.stepper(game).to_json(replayed)))
-                == adapter.comparable(game, _normal(plan["state"])))
+        # the file's state read and written by this version's engine: a file from before a field was
+        # added to the state compares with the field's default, as its replay gives it
+        in_file = stepper.to_json(stepper.from_json(plan["state"]))
+        same = (adapter.comparable(game, _normal(stepper.to_json(replayed)))
+                == adapter.comparable(game, _normal(in_file)))
     except DatabaseError:
         raise
     except Exception:  # noqa: BLE001 — a forged state of an unexpected shape is simply not the same

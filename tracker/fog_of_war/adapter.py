@@ -4,7 +4,7 @@ from __future__ import annotations
 from gameplay.fog_of_war.stepper import HAND_COMMANDS, STEPPER, FogOfWarStepper
 
 from tracker.core.models import Game
-from tracker.core.registry import GameAdapter
+from tracker.core.registry import GameAdapter, seen
 
 from . import page
 
@@ -25,6 +25,15 @@ class FogOfWarAdapter(GameAdapter):
     def secret(self, command: dict) -> bool:
         """Cards played from a hand: only the hand's own seat knows them."""
         return command.get("type") in HAND_COMMANDS
+
+    def sealed(self, command: dict, state_after: dict):
+        """A spy's look and a battle's reveal (the defence and the operation turned face up) stay seen."""
+        kind = command.get("type")
+        if kind == "intel":
+            return seen("разведка уже показала карту", "the intel has already shown a card")
+        if kind in ("launch", "resolve_quagmire"):
+            return seen("в бою карты обеих сторон открыты", "the battle has turned both sides' cards face up")
+        return None
 
     parse = staticmethod(page.parse)
     context = staticmethod(page.context)

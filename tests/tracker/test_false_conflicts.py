@@ -1,0 +1,55 @@
+"""No false conflicts: a move sent for version N still applies when the events after N cannot change
+what it means (another country's pass in the response window); a real conflict is still a 409."""
+import pytest
+from django.urls import reverse
+
+from gameplay.qmg.seating import DEFAULT_SEATING
+from tracker.qmg.views import create_game
+
+from .test_views import HTMX
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def game6():
+    names = ["Гер", "Бри", "Яп", "Сов", "Ит", "Ам"]
+    return create_game("Шесть", list(zip(names, DEFAULT_SEATING[6])), {})
+
+
+def phone(client_class, game, number):
+    c = client_class()
+    c.get(reverse("join", args=[game.seats.get(number=number).token]))
+    return c
+
+
+def send(client, game, version, command, **fields):
+    return client.post(reverse("command", args=[game.pk]), {"command": command, "version": version, **fields},
+                       **HTMX)
+
+
+def test_another_countrys_pass_does_not_bounce_the_next_move(client, game6):
+    germany, uk = phone(type(client), game6, 1), phone(type(client), game6, 2)
+    game6.refresh_from_db()
+    assert send(germany, game6, game6.version, "play_card", card_type="land_battle",
+                space="eastern_europe").status_code == 200
+    game6.refresh_from_db()
+    seen_by_germany = game6.version
+    assert send(uk, game6, game6.version, "pass", country="united_kingdom").status_code == 200
+    r = send(germany, game6, seen_by_germany, "pass", country="germany")  # rendered before the UK's pass
+    assert r.status_code == 200, r.content.decode()[:500]
+    game6.refresh_from_db()
+    assert game6.qmg.window == ""
+
+
+def test_a_real_change_in_between_is_still_a_conflict(client, game6):
+    germany, uk = phone(type(client), game6, 1), phone(type(client), game6, 2)
+    game6.refresh_from_db()
+    seen = game6.version
+    assert send(germany, game6, seen, "play_card", card_type="land_battle", space="eastern_europe").status_code == 200
+    game6.refresh_from_db()
+    r = send(germany, game6, seen, "end_play")  # the card played since changes what the phone showed
+    assert r.status_code == 409
+    # the UK's pass sent for a version older than the land battle: the battle is no pass
+    r = send(uk, game6, seen, "pass", country="united_kingdom")
+    assert r.status_code == 409

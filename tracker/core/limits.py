@@ -1,0 +1,107 @@
+"""Budgets that hold before any view runs.
+
+``BodySizeMiddleware``: no request body larger than ``MAX_BODY_BYTES`` is read at all (Django bounds
+form fields itself, but an uploaded file would otherwise be streamed to disk whatever its size
+before the import view could look at it): a 413 page, nothing read.
+
+``CreationLimitMiddleware``: per-client budget for the requests that create something lasting: games (of every kind, imports
+included) and board variants. Anyone on the club's network may create a game, so one browser or
+script must not be able to fill the database: each client address may create ``CREATION_LIMIT``
+things per ``window`` seconds; the next attempt gets a 429 page that says when to try again, and
+nothing is created.
+
+Counted are the creations that happened (a redirect after the POST); a form refused for its input
+costs nothing. The counter lives in the ``limits`` cache (a file cache by default, shared by every
+worker process of the server).
+"""
+from __future__ import annotations
+
+import time
+
+from django.conf import settings
+from django.core.cache import caches
+from django.shortcuts import render
+from django.urls import Resolver404, resolve
+
+from .registry import Unavailable
+
+MAX_BODY_BYTES = 4 * 1024 * 1024 + 64 * 1024  # tracker.core.transfer.MAX_BYTES and the form around it
+
+# the views that create a game, an imported game or a board variant (URL names)
+CREATING_VIEWS = frozenset({"home", "boards", "import_game", "generalissimus:new", "fog_of_war:new", "fog_of_war:maps"})
+
+
+def _budget() -> tuple[int, int] | None:
+    limit = getattr(settings, "CREATION_LIMIT", None)
+    return tuple(limit) if limit else None
+
+
+def _key(request, window: int) -> str:
+    client = request.META.get("REMOTE_ADDR") or "unknown"
+    return f"create:{client}:{int(time.time() // window)}"
+
+
+def _creates(request) -> bool:
+    if request.method != "POST":
+        return False
+    try:
+        match = resolve(request.path_info)
+    except Resolver404:
+        return False
+    return match.view_name in CREATING_VIEWS or match.view_name in getattr(settings, "CREATING_VIEWS_EXTRA", ())
+
+
+class CreationLimitMiddleware:
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        budget = _budget()
+        if budget is None or not _creates(request):
+            return self.get_response(request)
+        count, window = budget
+        cache = caches["limits"]
+        key = _key(request, window)
+        if (cache.get(key) or 0) >= count:
+            wait = window - int(time.time()) % window
+            response = render(request, "core/limited.html", {"count": count, "window": window, "wait": wait},
+                              status=429)
+            response["Retry-After"] = str(wait)
+            return response
+        response = self.get_response(request)
+        if 300 <= response.status_code < 400:  # something was created
+            if not cache.add(key, 1, window + 5):
+                try:
+                    cache.incr(key)
+                except ValueError:  # expired in between
+                    cache.add(key, 1, window + 5)
+        return response
+
+
+class BodySizeMiddleware:
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        try:
+            length = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            length = -1
+        if length < 0 or length > MAX_BODY_BYTES:
+            return render(request, "core/too_large.html", {"limit_mb": MAX_BODY_BYTES // (1024 * 1024)}, status=413)
+        return self.get_response(request)
+
+
+class UnavailableGameMiddleware:
+    """A game its adapter cannot open (``registry.Unavailable``): a 409 page with the reason."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        if isinstance(exception, Unavailable):
+            return render(request, "core/unavailable.html", {"reason": str(exception)}, status=409)
+        return None
