@@ -6,6 +6,6 @@ Each game exposes one :class:`Stepper` (``gameplay/<game>/stepper.py``) that the
 without knowing the game.
 """
 from .outcome import Outcome, Reason, accepted, refused, text
-from .stepper import Stepper, replay_commands
+from .stepper import ReplayError, Stepper, replay_commands
 
-__all__ = ["Outcome", "Reason", "Stepper", "accepted", "refused", "replay_commands", "text"]
+__all__ = ["Outcome", "Reason", "ReplayError", "Stepper", "accepted", "refused", "replay_commands", "text"]

@@ -362,11 +362,12 @@ def _fight(st: GameState, att: str, key: str, attack_cards: list[Card], *, from_
                       climate=climate or st.pdef(key).climate, wheel_modifier=wheel_modifier,
                       superiority=holder_role if use_superiority else None, from_quagmire=from_quagmire,
                       no_card_rule=cfg.no_card_rule, fort_at_sea=cfg.fort_at_sea)
-    br = compute(inp)
-    if st.winter and not climate and not br.instant and not climate_known(st, key):
-        # the winter bonus matters and the map does not say the icon: asked, never assumed (B-42)
+    if st.winter and not climate and not climate_known(st, key):
+        # the winter bonus may matter and the map does not say the icon: asked, never assumed (B-42),
+        # and asked before the battle is computed, so that the question says nothing about the cards
         return refuse("climate_unknown", province=st.pdef(key).name_en or key,
                       province_ru=st.pdef(key).name_ru or st.pdef(key).name_en or key)
+    br = compute(inp)
     fr = card_flow(br, kind, wins_choice=wins_choice, quagmire_choice=quagmire_choice, rng=rng,
                    wins_rule=cfg.wins_selection, quagmire_neutral_losses=cfg.quagmire_neutral_losses,
                    victory_removes_all_neutral=cfg.rules_edition >= 2)

@@ -83,6 +83,10 @@ def read_text(text) -> dict:
     except yaml.YAMLError as exc:
         line = str(exc).splitlines()[0][:200]
         raise _err(f"Это не YAML или JSON: {line}", f"Not YAML or JSON: {line}") from None
+    except (ValueError, TypeError, RecursionError):  # e.g. a number of 5,000 digits, nesting past the stack
+        raise _err("В файле значение, которое нельзя прочитать (слишком длинное число или слишком глубокая "
+                   "вложенность).", "The file holds a value that cannot be read (a number too long or nesting "
+                   "too deep).") from None
     if not isinstance(data, dict):
         raise _err("Файл должен быть словарём (строки «ключ: значение»).", "The file must be a mapping (key: value lines).")
     return data
@@ -117,7 +121,7 @@ def _province(row, seen: set) -> dict:
                    f"A province key: lowercase latin letters, digits and _, at most {MAX_KEY} characters.")
     if key in seen:
         raise _err(f"Провинция {key} повторяется.", f"Province {key} appears twice.")
-    extra = sorted(set(row) - set(PROVINCE_FIELDS))
+    extra = sorted(str(k) for k in set(row) - set(PROVINCE_FIELDS))
     if extra:
         raise _err(f"Провинция {key}: неизвестные поля {', '.join(map(str, extra))[:100]}.",
                    f"Province {key}: unknown fields {', '.join(map(str, extra))[:100]}.")
@@ -189,7 +193,7 @@ def check_map(data: dict) -> dict:
     """A map file's data, checked and normalised (edges as sorted pairs). Raises ``MapFileError``."""
     if not isinstance(data, dict):
         raise _err("Карта — словарь.", "A map is a mapping.")
-    extra = sorted(set(data) - {"format", "name", "provinces", "edges", "cards"})
+    extra = sorted(str(k) for k in set(data) - {"format", "name", "provinces", "edges", "cards"})
     if extra:
         raise _err(f"Неизвестные разделы: {', '.join(map(str, extra))[:100]}.", f"Unknown sections: {', '.join(map(str, extra))[:100]}.")
     if data.get("format", MAP_FORMAT) != MAP_FORMAT:

@@ -38,6 +38,11 @@ from .settings import CARD_TYPES, Settings, SettingsError, check_pile
 from .state import ZONES, GameState, StateError, Unit, check_units_size
 
 STEPS_KEPT = 30
+_STEP_OPEN = Reason("correction_step_open",
+                    "Пока карты шага открыты, стол не исправляют: сначала доиграйте шаг (кубики, выбор отхода) "
+                    "или отмените его (исправление).",
+                    "The table is not corrected while a step's cards are face up: finish the step first (dice, "
+                    "where to fall back) or undo it (correction).")
 HIDDEN = {"hidden": True}  # what a viewer sees of the other side's pending choice
 
 
@@ -466,11 +471,14 @@ class GeneralissimusStepper:
                          "{side}: {unit} does not meet the charge (counter-charge).", side=side_names(side), unit=uid))
         return self._after_reveal_change(out, msg)
 
-    # manual correction: proposed by one side, applied when the other agrees (the host may do both)
+    # manual correction: proposed by one side, applied when the other agrees (the host may do both);
+    # not while a step's cards are face up: the step was planned on the table as it stood
     def _cmd_correct(self, state, st, c):
         side, uid, changes = c.get("side"), c.get("unit"), c.get("set")
         if side not in SIDES:
             raise InputError("correct needs a side")
+        if state.get("reveal"):
+            return refused(_STEP_OPEN)
         if state.get("correction"):
             return refused(_r("correction_open", "Уже предложено другое исправление: примите или отклоните его (исправление).",
                               "Another correction is waiting: agree to it or drop it first (correction)."))
@@ -489,6 +497,8 @@ class GeneralissimusStepper:
         if not prop or side not in SIDES or side == prop["by"]:
             return refused(_r("no_correction", "Нет исправления, с которым эта сторона могла бы согласиться (исправление).",
                               "There is no correction for this side to agree to (correction)."))
+        if state.get("reveal"):
+            return refused(_STEP_OPEN)
         res = engine_turn.correct_unit(st, prop["unit"], prop["set"])
         if not res.ok:
             return _refused(res)

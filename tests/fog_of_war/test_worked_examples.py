@@ -175,7 +175,10 @@ def test_f12_defender_without_suitable_card_loses_at_once():
     st.winter = True
     slot = place_op(st, "axis", "egypt", cards("axis", "L1"))
     st.provinces["egypt"].defence["allies"] = cards("allies", "Z")
-    r = act.launch_operation(st, "axis", slot, "western_mediterranean")
+    # winter and a map without Egypt's icon: asked even here, where it cannot matter, so that the
+    # question tells the attacker nothing about the defender's cards
+    assert act.launch_operation(st, "axis", slot, "western_mediterranean").reason.code == "climate_unknown"
+    r = act.launch_operation(st, "axis", slot, "western_mediterranean", climate="sun")
     assert r.data["outcome"] == VICTORY and r.data["d"] == 0
     new = r.state
     assert ids(new.sides["allies"].discard) == ["al1:Z"]

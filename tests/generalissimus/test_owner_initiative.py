@@ -347,6 +347,14 @@ def test_an_impossible_correction_is_refused():
     assert not STEPPER.apply(state, {"type": "correct", "side": "north", "unit": "N1", "set": {"owner": "south"}}).ok
 
 
+def test_no_correction_while_a_steps_cards_are_face_up():
+    """A correction in the middle of a step could leave the step waiting for dice nobody needs."""
+    state = _stepper_to_step({"counter_charge_timing": "reaction"})
+    assert state.get("reveal")
+    out = STEPPER.apply(state, {"type": "correct", "side": "south", "unit": "N1", "set": {"location": "destroyed"}})
+    assert not out.ok and out.reason.code == "correction_step_open" and "шаг" in out.reason.ru
+
+
 def test_end_of_turn_waits_for_the_owner_of_each_fleeing_unit():
     state = STEPPER.new_state({"units": REACT_UNITS, "terrain": {}, "players": {}, "settings": {"deploy_rows": 3}})
     eng = state["engine"]

@@ -161,3 +161,17 @@ def test_bounded_number_of_saved_files(client, monkeypatch):
     new_file(client, "one")
     r = client.post(reverse("fog_of_war:maps"), {"action": "new", "new-name": "two", "new-kind": "map"})
     assert r.status_code == 409 and not FowMap.objects.filter(name="two").exists()
+
+
+@pytest.mark.parametrize("label,text", [
+    ("keys of mixed types", "1: a\nb: c\n"),
+    ("a province with keys of mixed types",
+     f"format: {mapdata.MAP_FORMAT}\nprovinces:\n  - {{key: abc, kind: land, 1: x, zz: y}}\n"),
+    ("a number of 5,000 digits", f"format: {mapdata.MAP_FORMAT}\nprovinces:\n  - {{key: abc, kind: land, vp: {'9' * 5000}}}\n"),
+    ("nesting 5,000 deep", "[" * 5000 + "]" * 5000),
+    ("a wheel with keys of mixed types", f"format: {mapdata.WHEEL_FORMAT}\n1: a\npositions: []\n"),
+])
+def test_unreadable_files_are_a_400_not_a_500(client, label, text):
+    r = client.post(reverse("fog_of_war:maps"), {"action": "import", "imp-name": label, "imp-text": text})
+    assert r.status_code == 400, label
+    assert not FowMap.objects.filter(name=label).exists()

@@ -91,3 +91,18 @@ def test_the_policy_is_in_the_rules_lookup(client):
     assert "увидено" in html
     html = client.get(reverse("rules") + "?q=переброс").content.decode()
     assert reverse("rule", args=["undo_seen"]) in html
+
+
+def test_an_undo_whose_replay_fails_is_refused_and_changes_nothing(client):
+    """A game recorded under older rules may no longer replay: the undo says so instead of failing."""
+    game = fow.create(client)
+    axis, _allies, _ = fow.clients(None, game)
+    assert fow.post(axis, game, "start_turn").status_code == 200
+    assert fow.post(axis, game, "defend", province="berlin", cards=fow.hand(game, "axis")[:1]).status_code == 200
+    first = Event.objects.filter(game=game, kind=Event.MOVE).order_by("seq").first()
+    Event.objects.filter(pk=first.pk).update(command={**first.command, "type": "no_such_command"})
+    before = fow.snapshot(game)
+    game.refresh_from_db()
+    r = axis.post(reverse("undo", args=[game.pk]), {"version": game.version}, **HTMX)
+    assert r.status_code == 422 and "не воспроизводится" in r.content.decode()
+    assert fow.snapshot(game) == before

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
 import random
 from dataclasses import dataclass, field
 from typing import Any
@@ -23,10 +24,12 @@ from typing import Any
 from django.conf import settings
 from django.db import IntegrityError, transaction
 
-from gameplay.common import Reason
+from gameplay.common import Reason, ReplayError
 
 from .models import Event, Game, Seat
 from .registry import adapter_of
+
+logger = logging.getLogger(__name__)
 
 APPLIED, REFUSED, STALE, FORBIDDEN, INVALID = "applied", "refused", "stale", "forbidden", "invalid"
 HTTP_STATUS = {APPLIED: 200, REFUSED: 422, STALE: 409, FORBIDDEN: 403, INVALID: 400}
@@ -41,6 +44,11 @@ SECRET_REASON = Reason(
 NOT_YOURS_REASON = Reason(
     "forbidden", "Отменить или вернуть ход может ведущий или тот, кто его сделал.",
     "Only the host or the seat that made a move may undo or redo it.")
+NO_REPLAY_REASON = Reason(
+    "no_replay", "Отменить или вернуть этот ход нельзя: журнал партии не воспроизводится по нынешним правилам "
+    "приложения (партию начали в более старой версии). Исправьте положение новым ходом.",
+    "This move cannot be undone or redone: the game's log does not replay under the app's current rules (the "
+    "game was started with an older version). Correct the table with a new move.")
 NOTHING = {Event.UNDO: Reason("nothing", "Отменять нечего.", "Nothing to undo."),
            Event.REDO: Reason("nothing", "Возвращать нечего.", "Nothing to redo.")}
 
@@ -206,12 +214,18 @@ def _undo_redo(game_id: int, version: int, actor: Actor, kind: str) -> Result:
             sealed = adapter.sealed(target.command, old) if kind == Event.UNDO else None
             if sealed is not None:
                 return Result(REFUSED, sealed)
+            event = Event(game=game, seq=game.version + 1, kind=kind, round=target.round,
+                          country=target.country, phase=target.phase, seat=actor.seat,
+                          by_host=actor.is_host, target=target.seq, summary_ru=ru, summary_en=en)
+            events = [*game.events.order_by("seq"), event]
+            try:
+                new = replay(game, events)
+            except (ReplayError, ValueError, KeyError, TypeError) as exc:
+                logger.warning("game %s: %s refused, the log does not replay: %s", game.pk, kind, exc)
+                return Result(REFUSED, NO_REPLAY_REASON)
             game.version += 1
-            event = Event.objects.create(game=game, seq=game.version, kind=kind, round=target.round,
-                                         country=target.country, phase=target.phase, seat=actor.seat,
-                                         by_host=actor.is_host, target=target.seq, summary_ru=ru, summary_en=en)
-            events = [*game.events.exclude(pk=event.pk).order_by("seq"), event]
-            adapter.save(game, old, replay(game, events), events)
+            event.save()
+            adapter.save(game, old, new, events)
             done, undone = effective_moves(events)
             game.done_moves = [e.seq for e in done]
             game.undone_moves = [e.seq for e in undone]

@@ -228,6 +228,7 @@ def _ask_view(st, n: dict, acts, writable, mine) -> dict:
         out["options"] = [(o, _("off the board") if o == "off" else o) for o in n["options"]]
         out["proposal"] = n["options"][0]
     else:
+        out["mine"] = writable and side in mine  # a reaction plays a face-down card: its own seat only
         out["attacker"] = _unit_name(st, n.get("attacker"))
         zone = st.current_zone
         out["cards"] = ([(c.id, F.card_label(c.type)) for c in st.cards if c.owner == side and c.state == "placed"
