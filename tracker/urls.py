@@ -1,5 +1,6 @@
 from django.urls import include, path
 
+from tracker.core import errors, site
 from tracker.core import views as core
 from tracker.qmg import lookup
 from tracker.qmg import views as qmg
@@ -7,6 +8,8 @@ from tracker.qmg import views as qmg
 urlpatterns = [
     path("", qmg.home, name="home"),
     path("ping/", core.ping, name="ping"),
+    path("favicon.ico", site.favicon, name="favicon"),
+    path("manifest.webmanifest", site.manifest, name="manifest"),
     path("boards/", qmg.boards, name="boards"),
     path("rules/", lookup.rules, name="rules"),
     path("rules/r/<slug:rule_id>/", lookup.rule, name="rule"),
@@ -29,3 +32,8 @@ urlpatterns = [
     path("fog-of-war/", include("tracker.fog_of_war.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
 ]
+
+handler400 = errors.bad_request
+handler403 = errors.permission_denied
+handler404 = errors.page_not_found
+handler500 = errors.server_error

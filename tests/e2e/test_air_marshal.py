@@ -37,6 +37,7 @@ def test_air_defence_answered_by_an_air_strike(live_server, new_context, shot):
     host.goto(live_server.url + "/")
     host.fill("input[name=name]", "Air E2E")
     host.check("input[name=air_marshal]")
+    host.check("input[name=step_by_step]")  # one tap per step: the test enters every step itself
     host.locator("form.new-game button[type=submit]").click()
     game = Game.objects.get(name="Air E2E")
     watcher = new_context().new_page()

@@ -60,6 +60,9 @@ GOAL_MOVE_P95_MS = 150.0
 # the turn cycle of the active country: one command per move
 CYCLE = (("play_card", {"card_type": "event"}), ("end_play", {}), ("supply", {}), ("score", {}),
          ("discard", {"n": "0"}), ("draw", {}))
+# --one-tap: the turn as the phone plays it now, a card then «Закончить ход» (the rest of the turn in one
+# request, each step still its own event)
+ONE_TAP_CYCLE = (("play_card", {"card_type": "event"}), ("finish_turn", {}))
 
 EXPECTED = {"join": {302}, "page": {200}, "poll": {200, 204}, "refresh": {200}, "move": {200, 409},
             "ping": {200}}
@@ -295,7 +298,7 @@ class TableRunner(threading.Thread):
         deck, hand = self.cards[country]
         if command == "play_card":
             self.cards[country] = (deck, hand - 1)
-        elif command == "draw":
+        elif command in ("draw", "finish_turn"):
             n = max(0, min(HAND_SIZE - hand, deck))
             self.cards[country] = (deck - n, hand + n)
         self.step += 1
@@ -735,7 +738,12 @@ def parse_args(argv=None):
     p.add_argument("--threads", type=int, default=None, help="passed to serve (default: serve's default)")
     p.add_argument("--setup-timeout", type=float, default=300.0)
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--one-tap", action="store_true",
+                   help="each turn as two moves: a card, then «Закончить ход» (default: one move per step)")
     a = p.parse_args(argv)
+    if a.one_tap:
+        global CYCLE
+        CYCLE = ONE_TAP_CYCLE
     a.tables = a.tables if a.tables is not None else (5 if a.short else GOAL_TABLES)
     a.seconds = a.seconds if a.seconds is not None else (8.0 if a.short else 60.0)
     if a.baseline_seconds is None:

@@ -11,7 +11,10 @@ class Parsed:
 
     ``secret``: what the seat entered that must stay out of the public log (QMG: the identity of
     a face-down response); ``keep``: the form to show again if the engine refuses the move;
-    ``preview``: only compute and show (the Fog of War battle calculator), store nothing.
+    ``preview``: only compute and show (the Fog of War battle calculator), store nothing;
+    ``then``: further commands of the same tap (QMG's «Закончить ход»), each submitted after the one
+    before it applied, against the version that one produced — every one its own event;
+    ``stop``: why ``then`` ends before the player's turn does (a Reason shown with the answer).
     """
 
     command: dict
@@ -19,6 +22,8 @@ class Parsed:
     secret: Any = None
     keep: dict = field(default_factory=dict)
     preview: bool = False
+    then: tuple = ()
+    stop: Any = None
 
 
 class BadInput(Exception):

@@ -214,17 +214,18 @@ def _undo_redo(game_id: int, version: int, actor: Actor, kind: str) -> Result:
             sealed = adapter.sealed(target.command, old) if kind == Event.UNDO else None
             if sealed is not None:
                 return Result(REFUSED, sealed)
-            event = Event(game=game, seq=game.version + 1, kind=kind, round=target.round,
-                          country=target.country, phase=target.phase, seat=actor.seat,
-                          by_host=actor.is_host, target=target.seq, summary_ru=ru, summary_en=en)
-            events = [*game.events.order_by("seq"), event]
-            try:
-                new = replay(game, events)
+            fields = dict(game=game, seq=game.version + 1, kind=kind, round=target.round, country=target.country,
+                          phase=target.phase, seat=actor.seat, by_host=actor.is_host, target=target.seq,
+                          summary_ru=ru, summary_en=en)
+            earlier = list(game.events.order_by("seq"))
+            try:  # replayed before anything is written: a log that no longer replays changes nothing
+                new = replay(game, [*earlier, Event(**fields)])
             except (ReplayError, ValueError, KeyError, TypeError) as exc:
                 logger.warning("game %s: %s refused, the log does not replay: %s", game.pk, kind, exc)
                 return Result(REFUSED, NO_REPLAY_REASON)
             game.version += 1
-            event.save()
+            event = Event.objects.create(**fields)
+            events = [*earlier, event]
             adapter.save(game, old, new, events)
             done, undone = effective_moves(events)
             game.done_moves = [e.seq for e in done]

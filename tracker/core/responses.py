@@ -6,15 +6,21 @@ success redirects (post/redirect/get) and a failure shows the whole page with it
 """
 from __future__ import annotations
 
+import pickle
+
 from django.contrib import messages
+from django.core.cache import cache
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _, ngettext
+
+from gameplay.common import text
 
 from tracker.language import lang as current_lang
 
 from . import log
 from .registry import adapter_of
-from .selectors import history, recent_events
+from .selectors import history, recent_events, undo_sealed
 
 LEVELS = {messages.SUCCESS: "success", messages.WARNING: "warning", messages.ERROR: "error", messages.INFO: "info"}
 
@@ -27,8 +33,13 @@ def level_of(result: log.Result) -> int:
 
 def shell_context(game, actor) -> dict:
     """What the shell around every game shows: poll, history, undo/redo and the links."""
-    return {"game": game, "actor": actor, "lang": current_lang(), "version": game.version,
-            "history": history(game, recent_events(game)),
+    lang = current_lang()
+    you = ""
+    if actor.seat is not None:
+        adapter = adapter_of(game)
+        you = ", ".join(adapter.role_name(game, r, lang) for r in actor.seat.countries)
+    return {"game": game, "actor": actor, "lang": lang, "version": game.version, "you": you,
+            "history": lambda: history(game, recent_events(game)),  # read only when the cached log is stale
             "can_write": actor.can_write, "done_moves": bool(game.done_moves), "undone_moves": bool(game.undone_moves),
             "command_url": reverse("command", args=[game.pk]),
             "undo_url": reverse("undo", args=[game.pk]), "redo_url": reverse("redo", args=[game.pk])}
@@ -39,27 +50,49 @@ def render_game(request, game, actor, *, status: int = 200, keep=None, flash: di
     """The game page (or, for htmx, its partial) for this viewer."""
     adapter = adapter_of(game)
     context = shell_context(game, actor)
-    context.update(adapter.context(request, game, actor, adapter.load(game), keep))
+    state = _state(request, game, adapter)
+    context["undo_sealed"] = text(undo_sealed(game, state), context["lang"])
+    context.update(adapter.context(request, game, actor, state, keep))
     context.update(extra or {})
     context["flash"] = flash
     context["partial"] = adapter.partial_template
+    if not request.htmx and request.session.get("last_game") != game.pk:
+        request.session["last_game"] = game.pk  # the rule pages link back to it (tracker.qmg.lookup)
     template = adapter.partial_template if request.htmx else "core/page.html"
     return render(request, template, context, status=status)
 
 
+def _state(request, game, adapter):
+    """The game's state for a page. After every move six phones refresh at the same version: an htmx
+    refresh (a GET) reads the state the first of them loaded, from the default cache, keyed by the
+    game and its version (every write bumps the version, so a cached state is never stale)."""
+    if not (request.htmx and request.method == "GET"):
+        return adapter.load(game)
+    key = f"state:{game.kind}:{game.pk}:{game.spectator_token}:{game.version}"
+    state = cache.get(key)
+    if state is None:
+        state = adapter.load(game)
+        try:
+            cache.set(key, state, 120)
+        except (TypeError, AttributeError, pickle.PicklingError):  # a state that cannot be kept: read each time
+            pass
+    return state
+
+
 def answer(request, game, actor, level: int, text: str, *, notes=(), status: int = 200, keep=None,
-           extra: dict | None = None, redirect_ok: bool = True):
+           extra: dict | None = None, redirect_ok: bool = True, steps=()):
     """The answer to a posted form, whatever the game (``redirect_ok=False``: a result to show on
     the page itself, such as the battle calculator's, never a redirect)."""
     if not request.htmx and status < 300 and redirect_ok:
         if text:
             messages.add_message(request, level, text)
-        for note in notes:
-            messages.info(request, note)
+        for line in [*steps, *notes]:
+            messages.info(request, line)
         return redirect(game)
     game.refresh_from_db()
     return render_game(request, game, actor, status=status, keep=keep, extra=extra,
-                       flash={"level": LEVELS.get(level, "info"), "text": text, "notes": list(notes)})
+                       flash={"level": LEVELS.get(level, "info"), "text": text, "notes": list(notes),
+                              "steps": list(steps)})
 
 
 def answer_result(request, game, actor, result: log.Result, keep=None):
@@ -68,3 +101,25 @@ def answer_result(request, game, actor, result: log.Result, keep=None):
     return answer(request, game, actor, level_of(result), result.reason.text(lang) if result.reason else "",
                   notes=[n.text(lang) for n in result.notes], status=result.http_status,
                   keep=None if result.applied or result.status == log.STALE else keep)
+
+
+def answer_results(request, game, actor, results: list[log.Result], stop=None):
+    """The answer to one tap that made several moves (QMG's «Закончить ход»): what each step did, in
+    order, then why the run stopped — a refused or stale last step, or a step that needs the player."""
+    lang = current_lang()
+    done = [r for r in results if r.applied]
+    last = results[-1]
+    steps = []
+    for r in done:
+        steps.append(r.reason.text(lang) if r.reason else "")
+        steps += [n.text(lang) for n in r.notes]
+    if last.applied:
+        text = ngettext("Done in one tap: %(n)s step.", "Done in one tap: %(n)s steps.", len(done)) % {"n": len(done)}
+        notes = [stop.text(lang)] if stop is not None else []
+        return answer(request, game, actor, messages.SUCCESS, text, steps=steps, notes=notes)
+    reason = last.reason.text(lang) if last.reason else ""
+    notes = [n.text(lang) for n in last.notes]
+    if done:
+        text = _("%(n)s step(s) done, then stopped: %(reason)s") % {"n": len(done), "reason": reason}
+        return answer(request, game, actor, level_of(last), text, steps=steps, notes=notes)
+    return answer(request, game, actor, level_of(last), reason, notes=notes, status=last.http_status)

@@ -18,7 +18,7 @@ from . import access, log, transfer
 from .commands import BadInput, version_of
 from .models import Game, Seat, new_token
 from .registry import adapter_of
-from .responses import answer, answer_result, render_game
+from .responses import answer, answer_result, answer_results, render_game
 
 
 @require_GET
@@ -97,7 +97,15 @@ def command(request, pk):
     result = log.submit(game.pk, parsed.version, actor, parsed.command)
     if result.applied:
         adapter.after_submit(game, actor, parsed, result)
-    return answer_result(request, game, actor, result, keep=parsed.keep)
+    if not parsed.then:
+        return answer_result(request, game, actor, result, keep=parsed.keep)
+    results = [result]
+    for then in parsed.then:  # one tap, several steps: each its own event, each against the last version
+        if not result.applied:
+            break
+        result = log.submit(game.pk, result.event.seq, actor, then)
+        results.append(result)
+    return answer_results(request, game, actor, results, stop=parsed.stop if result.applied else None)
 
 
 @require_POST

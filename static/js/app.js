@@ -1,0 +1,155 @@
+/* Small helpers of every page (own code, no inline scripts: the CSP allows 'self' only).
+ *
+ * - htmx swaps keep the page's scroll: the answer to a tap is pinned at the top (core/_shell.html),
+ *   so the page never jumps to the history.
+ * - An old error goes away as soon as the player changes the form or taps another space.
+ * - QMG play form: the card type follows a card typed by name (datalist options carry data-type)
+ *   and a tapped space (a sea makes «Build army» «Build navy» and back).
+ * - The new-game form shows only the fields that apply (player names up to the number of players,
+ *   the country seats when the rulebook seating is unticked, air forces with Air Marshal).
+ */
+(function () {
+  "use strict";
+
+  var savedY = null;
+  var tappedTop = null;  // where on the screen the tapped form was: its answer goes there
+  function restore() {
+    if (savedY !== null && Math.abs(window.scrollY - savedY) > 1) { window.scrollTo(0, savedY); }
+  }
+
+  document.addEventListener("htmx:beforeRequest", function (e) {
+    var form = e.target && e.target.closest ? e.target.closest("form") : null;
+    if (!form || !form.closest("#game")) { return; }  // the poll's requests are not taps
+    var button = form.querySelector("button[type=submit]") || form;
+    tappedTop = button.getBoundingClientRect().top;
+  });
+  document.addEventListener("htmx:beforeSwap", function () { savedY = window.scrollY; });
+
+  // the outermost block of the new page that starts on screen at the height where the tapped button was
+  function blockAt(top, minTop) {
+    var y = Math.max(minTop + 1, Math.min(window.innerHeight - 1, top + 4));
+    var hit = document.elementFromPoint(Math.round(window.innerWidth / 2), y);
+    if (!hit || !hit.closest || !hit.closest("#game") || hit.closest(".pinned, [data-board], .flash")) { return null; }
+    var best = null;
+    for (var el = hit; el && el.id !== "game"; el = el.parentNode) {
+      if (el.matches(".layout, .col-side, .col-map")) { break; }
+      if (el.getBoundingClientRect().top >= minTop) { best = el; } else if (best) { break; }
+    }
+    return best;
+  }
+
+  function placeAnswer() {
+    var flash = document.querySelector("#game .pinned .flash");
+    var pinned = document.querySelector("#game .pinned");
+    if (!flash || tappedTop === null || !pinned) { return; }
+    var home = flash.nextSibling;
+    flash.parentNode.removeChild(flash);  // the page as it was before the tap, scroll restored
+    restore();
+    var block = blockAt(tappedTop, pinned.getBoundingClientRect().bottom);
+    if (!block || !block.parentNode) {  // nothing there (e.g. the turn passed): it stays pinned
+      pinned.insertBefore(flash, home);
+      return;
+    }
+    block.parentNode.insertBefore(flash, block);  // the answer takes the place of what was tapped
+    flash.classList.add("flash-here");
+    var box = flash.getBoundingClientRect();
+    var overflow = box.top + Math.min(box.height, 120) - window.innerHeight;
+    if (overflow > 0) { window.scrollBy(0, overflow); savedY = window.scrollY; }
+  }
+
+  document.addEventListener("htmx:afterSwap", function (e) {
+    restore();
+    var elt = e.detail && e.detail.requestConfig ? e.detail.requestConfig.elt : null;
+    if (!elt || !elt.closest || !elt.closest("form")) { return; }  // a refresh by the poll: not the tap's answer
+    placeAnswer();
+    tappedTop = null;
+  });
+  document.addEventListener("htmx:afterSettle", function () { restore(); savedY = null; });
+
+  document.addEventListener("click", function (e) {
+    var close = e.target && e.target.closest ? e.target.closest(".flash-close") : null;
+    if (close && close.parentNode) { close.parentNode.parentNode.removeChild(close.parentNode); }
+  });
+
+  function clearErrors() {  // the answer to the last tap goes once the player starts the next one
+    var old = document.querySelectorAll("#game .flash");
+    for (var i = 0; i < old.length; i++) { old[i].parentNode.removeChild(old[i]); }
+  }
+
+  function cardTypeSelect(form) {
+    return form ? form.querySelector("select[name=card_type]") : null;
+  }
+
+  var BUILD = { land: "build_army", sea: "build_navy" };
+  function followSpace(form, kind) {
+    var select = cardTypeSelect(form);
+    var typed = form && form.querySelector("input[name=card]");
+    if (!select || (typed && typed.value.trim())) { return; }
+    if ((select.value === "build_army" || select.value === "build_navy") && BUILD[kind]) {
+      select.value = BUILD[kind];
+    }
+  }
+
+  document.addEventListener("board:select", function (e) {
+    clearErrors();
+    var svg = e.target;
+    var g = svg && svg.querySelector && svg.querySelector("g.space.selected");
+    var kind = g ? g.getAttribute("data-kind") : "";
+    var forms = document.querySelectorAll("[data-board-target] form");
+    for (var i = 0; i < forms.length; i++) { followSpace(forms[i], kind); }
+  });
+
+  document.addEventListener("change", function (e) {
+    var form = e.target && e.target.form;
+    if (form && form.closest && form.closest("#game")) { clearErrors(); }
+  });
+
+  document.addEventListener("input", function (e) {
+    var input = e.target;
+    if (!input || input.name !== "card" || !input.list) { return; }
+    var value = input.value.trim().toLowerCase();
+    var options = input.list.options;
+    for (var i = 0; i < options.length; i++) {
+      if (options[i].value.toLowerCase() === value && options[i].getAttribute("data-type")) {
+        var select = cardTypeSelect(input.form);
+        var type = options[i].getAttribute("data-type");
+        if (select && select.querySelector('option[value="' + type + '"]')) { select.value = type; }
+        return;
+      }
+    }
+  });
+
+  // ------------------------------------------------------------------ new-game form ----
+  function show(name, visible) {
+    var box = document.getElementById("div_id_" + name);
+    if (box) { box.hidden = !visible; }
+  }
+
+  function newGameForm(form) {
+    var players = form.querySelector("select[name=players]");
+    var seating = form.querySelector("input[name=default_seating]");
+    var air = form.querySelector("input[name=air_marshal]");
+    var n = players ? parseInt(players.value, 10) || 6 : 6;
+    for (var i = 1; i <= 6; i++) { show("player_" + i, i <= n); }
+    var seats = form.querySelectorAll("[id^=div_id_seat_]");
+    for (var j = 0; j < seats.length; j++) { seats[j].hidden = !!(seating && seating.checked); }
+    var airs = form.querySelectorAll("[id^=div_id_air_]");
+    for (var k = 0; k < airs.length; k++) {
+      if (airs[k].id !== "div_id_air_marshal") { airs[k].hidden = !(air && air.checked); }
+    }
+  }
+
+  function initForms() {
+    var forms = document.querySelectorAll("form.new-game");
+    for (var i = 0; i < forms.length; i++) { newGameForm(forms[i]); }
+  }
+  document.addEventListener("change", function (e) {
+    var form = e.target && e.target.form;
+    if (form && form.classList.contains("new-game")) { newGameForm(form); }
+  });
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", initForms);
+  } else {
+    initForms();
+  }
+})();
