@@ -2,6 +2,8 @@
  *
  * - htmx swaps keep the page's scroll: the answer to a tap is pinned at the top (core/_shell.html),
  *   so the page never jumps to the history.
+ * - Whatever is scrolled into view (a focused field, a button a finger or a test is about to tap)
+ *   comes out below the pinned bar, not under it: the page's scroll-padding-top is the bar's height.
  * - An old error goes away as soon as the player changes the form or taps another space.
  * - QMG play form: the card type follows a card typed by name (datalist options carry data-type)
  *   and a tapped space (a sea makes «Build army» «Build navy» and back).
@@ -64,11 +66,21 @@
     placeAnswer();
     tappedTop = null;
   });
-  document.addEventListener("htmx:afterSettle", function () { restore(); savedY = null; });
+  document.addEventListener("htmx:afterSettle", function () { restore(); savedY = null; padPinned(); });
+
+  // The pinned bar (sticky, opaque) hides what is under it: a button scrolled "into view" right
+  // under it cannot be tapped, and the browser scrolls again on the tap (the page jumps). Set
+  // through the CSSOM, which the strict CSP allows (no style attribute in the markup).
+  function padPinned() {
+    var pinned = document.querySelector("#game .pinned");
+    var root = document.documentElement.style;
+    if (pinned) { root.setProperty("scroll-padding-top", Math.ceil(pinned.getBoundingClientRect().height) + 8 + "px"); } else { root.removeProperty("scroll-padding-top"); }
+  }
+  window.addEventListener("resize", padPinned);
 
   document.addEventListener("click", function (e) {
     var close = e.target && e.target.closest ? e.target.closest(".flash-close") : null;
-    if (close && close.parentNode) { close.parentNode.parentNode.removeChild(close.parentNode); }
+    if (close && close.parentNode) { close.parentNode.parentNode.removeChild(close.parentNode); padPinned(); }
   });
 
   function clearErrors() {  // the answer to the last tap goes once the player starts the next one
@@ -142,6 +154,7 @@
   function initForms() {
     var forms = document.querySelectorAll("form.new-game");
     for (var i = 0; i < forms.length; i++) { newGameForm(forms[i]); }
+    padPinned();
   }
   document.addEventListener("change", function (e) {
     var form = e.target && e.target.form;
