@@ -105,8 +105,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+CSRF_FAILURE_VIEW = "tracker.core.errors.csrf_failure"
+
 CACHES = {
-    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    # per game version: the state and the public fragments shared by every phone (a few entries per
+    # version and language), so room for a club's evening of 200 tables
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "OPTIONS": {"MAX_ENTRIES": 20_000}},
     # per-client counters of tracker.core.limits, shared by every worker process of the server
     "limits": {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
                "LOCATION": os.environ.get("LIMITS_CACHE_DIR", str(BASE_DIR / ".cache" / "limits"))},

@@ -20,9 +20,11 @@ from dataclasses import dataclass
 
 from gameplay.common import Reason
 
+from .air import air_prompts
 from .board import Board
 from .effects import status_uses
 from .rules import compute_supply
+from .state import AIR
 from .table import Table, apply_command, turn_context
 
 MAX_STEPS = 8  # play, air, supply, victory, discard, draw: never more commands than a turn has steps
@@ -67,10 +69,28 @@ def closing_command(board: Board, table: Table, discard: int = 0) -> dict | None
     return {"type": {"supply": "supply", "victory": "score", "draw": "draw"}[phase], "country": country}
 
 
+AIR_WAITING = _r("auto.air_waiting", "Ждём решения по авиации: защита или удар авиации либо отступление авиации "
+                 "без снабжения — его принимает страна, чья это авиация (Air Marshal).",
+                 "Waiting for an air decision: air defence, an air strike or the retreat of an air force out of "
+                 "supply — the country whose air force it is decides (Air Marshal).")
+
+
+def _air_waiting(board: Board, table: Table) -> bool:
+    """Does some country (any, not only the active one) have an air decision open now? Finishing the
+    turn would clear the last attack and with it the chance to answer it."""
+    if not any(p.kind == AIR for p in table.position.pieces):
+        return False
+    supply = compute_supply(board, table.position, turn_context(table))
+    prompts = air_prompts(board, table.position, table.attack, supply)
+    return bool(prompts.stranded or prompts.defence or prompts.strike_from)
+
+
 def decision(board: Board, table: Table) -> Reason | None:
     """Why the current step needs the player (None: the engine can do it alone)."""
     if table.finished:
         return _r("auto.over", "Игра окончена.", "The game is over.")
+    if _air_waiting(board, table):
+        return AIR_WAITING
     country = table.active(board)
     phase = table.phase
     if phase == "play":

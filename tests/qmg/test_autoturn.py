@@ -9,6 +9,7 @@ from gameplay.qmg.autoturn import MUST_PLAY, closing_command, decision, finish_t
 from gameplay.qmg.table import Options, apply_command, new_table
 
 from .helpers import BOARD, pos
+from .test_stepper import AIR_TURN_END, AM, TURN_END, Game, play
 
 
 def run(table, *commands):
@@ -136,3 +137,26 @@ def test_finishing_turn_after_turn_keeps_the_table_legal_and_moves_one_country_o
         assert len(plan.commands) <= 6
         t = run(t, *plan.commands)
         assert (t.round, t.turn) != turn and t.active(BOARD) != country
+
+
+def test_an_open_air_decision_of_another_country_stops_the_run_after_each_step():
+    """Germany attacks Ukraine where a Soviet air force stands: the USSR may answer with air defence.
+    «Закончить ход» must not run through the turn's end (which clears the attack) on its own."""
+    g = Game(AM)
+    g.run(play("build_army", space="eastern_europe"), {"type": "end_play"},
+          {"type": "deploy_air", "space": "eastern_europe"}, {"type": "end_air"}, *TURN_END[1:])
+    g.run(play("discard_unused"), *AIR_TURN_END)  # the UK
+    g.run(play("discard_unused"), *AIR_TURN_END)  # Japan
+    g.run(play("build_army", space="ukraine"), {"type": "end_play"}, {"type": "deploy_air", "space": "ukraine"},
+          {"type": "end_air"}, *TURN_END[1:])
+    g.run(play("discard_unused"), *AIR_TURN_END)  # Italy
+    g.run(play("discard_unused"), *AIR_TURN_END)  # the USA
+    g.run(play("land_battle", space="ukraine"))
+    t = g.table
+    assert t.attack and decision(BOARD, t).code == "auto.air_waiting"
+    plan = finish_turn(BOARD, t)
+    assert types(plan) == ["end_play"] and plan.stop.code == "auto.air_waiting"
+    t = run(t, *plan.commands)
+    plan = finish_turn(BOARD, t)
+    assert types(plan) == ["end_air"] and plan.stop.code == "auto.air_waiting"  # one step per tap, never more
+    assert run(t, *plan.commands).attack  # the USSR can still answer

@@ -53,3 +53,16 @@ def test_a_real_change_in_between_is_still_a_conflict(client, game6):
     # the UK's pass sent for a version older than the land battle: the battle is no pass
     r = send(uk, game6, seen, "pass", country="united_kingdom")
     assert r.status_code == 409
+
+
+def test_a_pass_that_closed_the_window_is_a_real_change(client, game6):
+    germany, uk = phone(type(client), game6, 1), phone(type(client), game6, 2)
+    game6.refresh_from_db()
+    assert send(germany, game6, game6.version, "play_card", card_type="land_battle",
+                space="eastern_europe").status_code == 200
+    assert send(uk, game6, game6.version + 1, "pass", country="united_kingdom").status_code == 200
+    game6.refresh_from_db()
+    seen = game6.version
+    assert send(germany, game6, seen, "pass", country="germany").status_code == 200  # closes the window
+    r = send(uk, game6, seen, "end_play")  # sent before Germany's closing pass (and not the UK's move anyway)
+    assert r.status_code == 409

@@ -29,6 +29,19 @@ def permission_denied(request, exception=None):
                     "code); only the host's browser sees the join links and the export.")}, status=403)
 
 
+def forbidden(request, advice: str):
+    """A 403 page with the reason the view knows (a spectator making a move, a seat opening the host's page)."""
+    return render(request, "core/error.html", {"code": 403, "title": _("No access"), "advice": advice}, status=403)
+
+
+def csrf_failure(request, reason=""):
+    """Django's CSRF refusal as our page (its own page has an inline style the CSP blocks)."""
+    return render(request, "core/error.html", {
+        "code": 403, "title": _("The form has expired"),
+        "advice": _("Reload the page and try again (the page was open too long, or cookies are blocked).")},
+        status=403)
+
+
 def bad_request(request, exception=None):
     return render(request, "core/error.html", {
         "code": 400, "title": _("The request could not be read"),

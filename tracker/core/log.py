@@ -28,6 +28,7 @@ from gameplay.common import Reason, ReplayError
 
 from .models import Event, Game, Seat
 from .registry import adapter_of
+from .selectors import HIDDEN_AGAIN
 
 logger = logging.getLogger(__name__)
 
@@ -208,8 +209,11 @@ def _undo_redo(game_id: int, version: int, actor: Actor, kind: str) -> Result:
             if not actor.is_host and (actor.seat is None or target.seat_id != actor.seat.id):
                 return Result(FORBIDDEN, NOT_YOURS_REASON)
             word_ru, word_en = ("Отменено", "Undone") if kind == Event.UNDO else ("Возвращено", "Redone")
-            ru, en = f"{word_ru}: {target.summary_ru}", f"{word_en}: {target.summary_en}"
             adapter = adapter_of(game)
+            if kind == Event.UNDO and adapter.secret(target.command):  # the card goes face down again
+                ru, en = f"{word_ru}: {HIDDEN_AGAIN[0]}", f"{word_en}: {HIDDEN_AGAIN[1]}"
+            else:
+                ru, en = f"{word_ru}: {target.summary_ru}", f"{word_en}: {target.summary_en}"
             old = adapter.load(game)
             sealed = adapter.sealed(target.command, old) if kind == Event.UNDO else None
             if sealed is not None:

@@ -7,6 +7,11 @@ from .models import Event, Game
 from .registry import adapter_of
 
 
+# what the history says of an undone move that handled a face-down card: its text could name the card
+HIDDEN_AGAIN = ("Ход с закрытой картой (отменён: карта снова рубашкой вверх).",
+                "A move with a face-down card (undone: the card is face down again).")
+
+
 def recent_events(game: Game, limit: int = 40) -> list[Event]:
     """The newest events, oldest first (one query, whatever the length of the game; asked again for
     the same game object at the same version, the shell and the game's page share that query)."""
@@ -22,7 +27,15 @@ def history(game: Game, events=None, limit: int = 40) -> list[dict]:
     """The newest events, newest first, with whether each is in effect (undone moves stay, marked)."""
     events = recent_events(game, limit) if events is None else events[-limit:]
     done = set(game.done_moves)
-    return [{"event": e, "undone": e.kind == Event.MOVE and e.seq not in done} for e in reversed(events)]
+    secret = adapter_of(game).secret
+    rows = []
+    for e in reversed(events):
+        undone = e.kind == Event.MOVE and e.seq not in done
+        hidden = undone and secret(e.command)  # e.g. a response revealed, then undone: face down again
+        rows.append({"event": e, "undone": undone,
+                     "text_ru": HIDDEN_AGAIN[0] if hidden else e.summary_ru,
+                     "text_en": HIDDEN_AGAIN[1] if hidden else e.summary_en})
+    return rows
 
 
 def undo_sealed(game: Game, state) -> Reason | None:

@@ -102,12 +102,18 @@ def _event_json(e: Event, number_of: dict) -> dict:
 
 
 def holds_hidden_information(game: Game) -> bool:
-    """Would the whole state show something the public may not see (face-down cards, hands, orders)?
-    Asked of the game's own engine: its view for nobody differs from the state itself."""
+    """Would the file show something the public may not see (face-down cards, hands, orders)? Asked of
+    the game's own engine (its view for nobody differs from the state itself), and of the log (an undone
+    move that handled a face-down card)."""
     adapter = adapter_of(game)
     stepper, state = adapter.stepper(game), adapter.load(game)
     public = adapter.comparable(game, stepper.to_json(stepper.view_for(state, None)))
-    return public != adapter.comparable(game, stepper.to_json(state))
+    if public != adapter.comparable(game, stepper.to_json(state)):
+        return True
+    # an undone move that handled a face-down card (a QMG response revealed, then undone) names the
+    # card in its command: in the log of a running game that is hidden again
+    done = set(game.done_moves)
+    return any(adapter.secret(e.command) for e in game.events.filter(kind=Event.MOVE).exclude(seq__in=done))
 
 
 def dumps(doc: dict) -> str:

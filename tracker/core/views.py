@@ -3,22 +3,32 @@ and links, export and import. Function views, thin: the game's adapter parses an
 writes, the engine decides."""
 from __future__ import annotations
 
+import logging
+
 import segno
 from django.contrib import messages
-from django.http import HttpResponse, HttpResponseForbidden
+from django.db import DatabaseError
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from gameplay.common import Reason
+
 from tracker.lan import lan_addresses
 from tracker.language import lang as current_lang
 
-from . import access, log, transfer
+from . import access, errors, log, transfer
 from .commands import BadInput, version_of
 from .models import Game, Seat, new_token
 from .registry import adapter_of
 from .responses import answer, answer_result, answer_results, render_game
+
+logger = logging.getLogger(__name__)
+
+STEP_FAULT = Reason("fault", "Сбой сервера при записи следующего шага: сделанные шаги сохранены, продолжите ход.",
+                    "A server fault while writing the next step: the steps done are kept; carry on with the turn.")
 
 
 @require_GET
@@ -66,7 +76,7 @@ def _host(request, pk, refusal: str):
     if denied:
         return game, denied
     if not actor.is_host:
-        return game, HttpResponseForbidden(refusal)
+        return game, errors.forbidden(request, refusal)
     return game, None
 
 
@@ -77,7 +87,7 @@ def _writer(request, pk):
     if denied:
         return game, None, denied
     if not actor.can_write:
-        return game, None, HttpResponseForbidden(_("Spectators cannot make moves."))
+        return game, None, errors.forbidden(request, _("Spectators cannot make moves."))
     return game, actor, None
 
 
@@ -103,7 +113,11 @@ def command(request, pk):
     for then in parsed.then:  # one tap, several steps: each its own event, each against the last version
         if not result.applied:
             break
-        result = log.submit(game.pk, result.event.seq, actor, then)
+        try:
+            result = log.submit(game.pk, result.event.seq, actor, then)
+        except DatabaseError:  # the steps already written stand; say where the run stopped
+            logger.exception("game %s: a step of a one-tap run failed", game.pk)
+            result = log.Result(log.REFUSED, STEP_FAULT)
         results.append(result)
     return answer_results(request, game, actor, results, stop=parsed.stop if result.applied else None)
 
@@ -227,7 +241,7 @@ def export_game(request, pk):
         return denied
     if not game.finished and transfer.holds_hidden_information(game):
         # the host is usually a player too: a running game's file would show the others' hidden cards
-        return HttpResponseForbidden(_("While the game runs its file would show cards that players keep hidden: "
+        return errors.forbidden(request, _("While the game runs its file would show cards that players keep hidden: "
                                        "export it when the game is over."))
     response = HttpResponse(transfer.dumps(transfer.export_game(game)), content_type="application/json")
     response["Content-Disposition"] = f'attachment; filename="game-{game.pk}.json"'
