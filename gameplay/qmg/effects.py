@@ -122,8 +122,8 @@ class Modifiers:
     def source_kind(self, board: Board, space: str, country: str, team: str) -> str | None:
         """'star' or 'card' if ``space`` is a supply source for ``country`` (of ``team``)."""
         if board.spaces[space].supply:
-            teams = self.blocked.get(space)
-            if not teams or team not in teams:
+            teams = self.blocked.get(space)  # team ids, or country ids for a card naming countries
+            if not teams or (team not in teams and country not in teams):
                 return "star"
         sources = self.card_sources.get(space)
         if sources and country in sources:
@@ -186,7 +186,7 @@ def _build_modifiers(statuses, extra_sources, blocked_sources, ctx, cat: Catalog
                 for country in countries_of(e.get("country"), owner):
                     card_sources.setdefault(e["space"], {})[country] = (vp, c.id)
             elif e.kind == "not_supply_source_for":
-                blocked.setdefault(e["space"], set()).add(e["team"])
+                blocked.setdefault(e["space"], set()).update(e.get("countries") or (e["team"],))
             elif e.kind == "always_supplied" and e.get("duration") in _PERSISTENT_DURATIONS:
                 for country in countries_of(e.get("country"), owner):
                     for kind in _kinds(e.get("piece")):

@@ -21,7 +21,7 @@ TEMPLATES: dict[str, tuple[str, str]] = {
         "Legal: recruiting ignores supply (rule “Build or recruit”).",
     ),
     "battle.ok": (
-        "Можно атаковать «{space_ru}»: рядом ваша снабжаемая фишка в секторе «{from_ru}» (правило «{rule_ru}»). {result_ru}",
+        "Можно атаковать сектор «{space_ru}»: рядом ваша снабжаемая фишка в секторе «{from_ru}» (правило «{rule_ru}»). {result_ru}",
         "{space_en} may be attacked: your supplied piece in {from_en} is adjacent (rule “{rule_en}”). {result_en}",
     ),
     "eliminate.ok": (

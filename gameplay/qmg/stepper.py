@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from typing import Any, Iterable
 
-from gameplay.common import Outcome, replay_commands
+from gameplay.common.stepper import Outcome, ReplayError
 
 from .board import Board
 from .table import CommandError, Options, Table, apply_command, new_table
@@ -23,9 +23,10 @@ class QmgStepper:
 
     kind = "qmg"
 
-    def __init__(self, board: Board, options: Options | None = None):
+    def __init__(self, board: Board, options: Options | None = None, legacy: bool = False):
         self.board = board
         self.options = options or Options()
+        self.legacy = legacy  # a game created before the card engine: its old rules throughout
         self.sides: tuple[str, ...] = tuple(board.turn_order)
 
     def new_state(self, setup: dict | None = None) -> Table:
@@ -44,10 +45,27 @@ class QmgStepper:
         A command without a country is the active country's, as in ``prepare``."""
         if isinstance(command, dict) and not command.get("country"):
             command = {**command, "country": state.active(self.board)}
-        return apply_command(self.board, state, command)
+        return apply_command(self.board, state, command, legacy=self.legacy)
 
     def replay(self, initial: Table, commands: Iterable[dict]) -> Table:
-        return replay_commands(self, initial, commands)
+        """Every stored command in turn, by this game's rules: a game created before the card engine
+        (``legacy``) by the old rules throughout, any other by today's — never mixed per command, so a
+        stored game replays to the position it was stored with."""
+        return self._replay(initial, list(commands), self.apply)
+
+    def _replay(self, initial: Table, commands: list[dict], apply) -> Table:
+        state = initial
+        for i, command in enumerate(commands, 1):
+            out = apply(state, command)
+            if not out.ok:
+                raise ReplayError(f"command {i} ({command.get('type')}) no longer applies: {out.reason.en}")
+            state = out.state
+        return state
+
+    def apply_legacy(self, state: Table, command: dict) -> Outcome:
+        if isinstance(command, dict) and not command.get("country"):
+            command = {**command, "country": state.active(self.board)}
+        return apply_command(self.board, state, command, legacy=True)
 
     def acting_side(self, state: Table, command: dict) -> str | None:
         """The country named in the command, or else the active country (CommandError if malformed)."""

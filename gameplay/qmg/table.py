@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 
 from gameplay.common import Outcome, refused
 
-from . import air
+from . import air, program
 from .board import ALLIES, AXIS, Board
 from .cards import default_catalogue
 from .effects import INSTEAD_OF_PLAY, card_names
@@ -23,15 +23,17 @@ from .rules import (
     ACTION_TYPES, Action, apply_action, compute_supply, home_occupier, immediate_vp, strait_status,
     sudden_victory, sudden_victory_reason, victory_step,
 )
-from .state import ARMY, Piece, Position
+from .state import ARMY, NAVY, Piece, Position
 
 PHASES = ("play", "air", "supply", "victory", "discard", "draw")  # "air" only with Air Marshal
 HAND_SIZE = 7
 CARD_TYPES = ("build_army", "build_navy", "land_battle", "sea_battle", "status", "response", "event",
-              "economic_warfare", "discard_unused")
+              "economic_warfare", "discard_unused", "bombing")  # bombing: Air Marshal only
 BASIC_CARD_ACTION = {"build_army": "build_army", "build_navy": "build_navy",
                      "land_battle": "land_battle", "sea_battle": "sea_battle"}
-STEP_TYPES = ACTION_TYPES + ("discard_from_deck", "gain_vp")
+STEP_TYPES = ACTION_TYPES + ("discard_from_deck", "gain_vp", "protect", "discard_status", "discard_response",
+                             "play_from", "to_deck")
+FREE_STEP_TYPES = ACTION_TYPES + ("discard_from_deck", "gain_vp")  # what an unnamed card's steps may enter
 
 
 @dataclass(frozen=True)
@@ -41,17 +43,20 @@ class Options:
     dealt: int = 10  # cards dealt at setup (12 with Air Marshal); 7 are kept
     air_marshal: bool = False  # the Air Marshal expansion: air forces and the air step
     air_limits: tuple[tuple[str, int], ...] = ()  # air forces per country (editable per game)
+    prepare_for_war: bool = False  # 001's optional «Подготовка к войне»: one status or response each before round 1
 
     def to_dict(self) -> dict:
         return {"early_victory": self.early_victory, "reallocate": self.reallocate, "dealt": self.dealt,
-                "air_marshal": self.air_marshal, "air_limits": dict(self.air_limits)}
+                "air_marshal": self.air_marshal, "air_limits": dict(self.air_limits),
+                **({"prepare_for_war": True} if self.prepare_for_war else {})}
 
     @classmethod
     def from_dict(cls, data: dict | None) -> "Options":
         data = data or {}
         return cls(bool(data.get("early_victory", False)), bool(data.get("reallocate", False)),
                    int(data.get("dealt", 10)), bool(data.get("air_marshal", False)),
-                   tuple(sorted((str(k), int(v)) for k, v in (data.get("air_limits") or {}).items())))
+                   tuple(sorted((str(k), int(v)) for k, v in (data.get("air_limits") or {}).items())),
+                   bool(data.get("prepare_for_war", False)))
 
     def air_limit(self, country: str) -> int:
         return dict(self.air_limits).get(country, 0) if self.air_marshal else 0
@@ -94,6 +99,14 @@ class Table:
     window: str | None = None  # the team whose turn it is to use a status/response or pass
     window_passes: int = 0  # passes in a row; two close the window
     attack: dict | None = None  # Air Marshal: the last battle that removed a piece (for air defence/strike)
+    # the card engine (gameplay/qmg/program.py): open steps of the card resolving now, a removal that
+    # waits for the response window, pieces a card protects this turn, the last action a card may
+    # answer, and the named cards gone to a discard pile (copies per deck)
+    pending: tuple[dict, ...] = ()
+    hold: dict | None = None
+    protected: tuple[dict, ...] = ()
+    last: dict | None = None
+    gone: tuple[str, ...] = ()
 
     # --- queries -----------------------------------------------------------------------------
     def active(self, board: Board) -> str:
@@ -117,7 +130,19 @@ class Table:
             "vp": {"axis": self.vp_axis, "allies": self.vp_allies}, "winner": self.winner,
             "end_reason": self.end_reason, "options": self.options.to_dict(), "used": list(self.used),
             "window": self.window, "window_passes": self.window_passes, "attack": self.attack,
+            **self.engine_dict(),
         }
+
+    def engine_dict(self) -> dict:
+        """The card engine's part of the table (kept next to the mirror models as JSON)."""
+        return {"pending": [dict(s) for s in self.pending], "hold": self.hold,
+                "protected": [dict(p) for p in self.protected], "last": self.last, "gone": list(self.gone)}
+
+    def with_engine(self, d: dict | None) -> "Table":
+        d = d or {}
+        return replace(self, pending=tuple(d.get("pending") or ()), hold=d.get("hold"),
+                       protected=tuple(d.get("protected") or ()), last=d.get("last"),
+                       gone=tuple(d.get("gone") or ()))
 
     @classmethod
     def from_dict(cls, d: dict) -> "Table":
@@ -129,7 +154,7 @@ class Table:
             end_reason=d.get("end_reason"), options=Options.from_dict(d.get("options")),
             used=tuple(d.get("used", ())), window=d.get("window"), window_passes=d.get("window_passes", 0),
             attack=d.get("attack"),
-        )
+        ).with_engine(d)
 
 
 def new_table(board: Board, options: Options | None = None) -> Table:
@@ -199,9 +224,38 @@ def _op_vp(t, op):
 
 def _op_step(t, op):
     new_turn = (op["round"], op["turn"]) != (t.round, t.turn)
-    return replace(t, round=op["round"], turn=op["turn"], phase=op["phase"], played=op.get("played"),
-                   used=() if new_turn else t.used, attack=None if new_turn else t.attack,
-                   window=None if new_turn else t.window, window_passes=0 if new_turn else t.window_passes)
+    t = replace(t, round=op["round"], turn=op["turn"], phase=op["phase"], played=op.get("played"),
+                used=() if new_turn else t.used, attack=None if new_turn else t.attack,
+                window=None if new_turn else t.window, window_passes=0 if new_turn else t.window_passes)
+    if new_turn:
+        t = replace(t, pending=(), hold=None, protected=(), last=None)
+    return t
+
+
+def _op_pending(t, op):
+    return replace(t, pending=tuple(op.get("steps") or ()))
+
+
+def _op_hold(t, op):
+    return replace(t, hold=op.get("hold"))
+
+
+def _op_protect(t, op):
+    return replace(t, protected=t.protected + (dict(op["piece"]),))
+
+
+def _op_last(t, op):
+    return replace(t, last=op.get("last"))
+
+
+def _op_gone(t, op):
+    """A named card to a discard pile, or (``back``) one copy taken back out of it."""
+    if op.get("back"):
+        gone = list(t.gone)
+        if op["card"] in gone:
+            gone.remove(op["card"])
+        return replace(t, gone=tuple(gone))
+    return replace(t, gone=t.gone + (op["card"],))
 
 
 def _op_used(t, op):
@@ -221,7 +275,8 @@ def _op_end(t, op):
 
 
 _OPS = {"place": _op_place, "remove": _op_remove, "cards": _op_cards, "vp": _op_vp, "step": _op_step,
-        "end": _op_end, "used": _op_used, "window": _op_window, "attack": _op_attack}
+        "end": _op_end, "used": _op_used, "window": _op_window, "attack": _op_attack, "pending": _op_pending,
+        "hold": _op_hold, "protect": _op_protect, "last": _op_last, "gone": _op_gone}
 
 
 # ------------------------------------------------------------------------------------------
@@ -248,8 +303,11 @@ def _refused(code, ru, en) -> Outcome:
 _TEXT_FIELDS = ("country", "space", "from_space", "card_id", "card_type", "action", "target_country", "kind", "name")
 
 
-def apply_command(board: Board, table: Table, command: dict) -> Outcome:
-    """Check one entry of a player and return what it changes (or why it is refused)."""
+def apply_command(board: Board, table: Table, command: dict, legacy: bool = False) -> Outcome:
+    """Check one entry of a player and return what it changes (or why it is refused).
+
+    ``legacy``: the rules of games stored before the card engine (free card steps, the window closed
+    by ``end_play``): used only to replay such a game's log (``stepper.QmgStepper.replay``)."""
     if not isinstance(command, dict) or command.get("type") not in _COMMANDS:
         raise CommandError(f"unknown command: {command!r}"[:200])
     if table.finished:
@@ -261,7 +319,7 @@ def apply_command(board: Board, table: Table, command: dict) -> Outcome:
     country = command.get("country")
     if country is not None and country not in board.countries:
         raise CommandError(f"unknown country: {country!r}")
-    outcome = _COMMANDS[command["type"]](board, table, command)
+    outcome = _COMMANDS[command["type"]](board, table, {**command, "_legacy": True} if legacy else command)
     if not outcome.ok:
         return outcome
     ops = list(outcome.changes)
@@ -305,6 +363,7 @@ CARD_TYPE_NAMES = {
     "economic_warfare": ("Экономическая война", "Economic Warfare"),
     "discard_unused": ("Сброс без розыгрыша", "Discard unused"),
     "deploy_air": ("Развёртывание авиации", "Deploy Air Force"),
+    "bombing": ("Бомбардировка", "Bombing"),
     "bolster": ("Усиление", "Bolster"),
 }
 
@@ -321,6 +380,9 @@ def _cmd_play_card(board, table, cmd) -> Outcome:
     card_type = cmd.get("card_type")
     if card_type not in CARD_TYPES:
         raise CommandError(f"unknown card type: {card_type!r}")
+    if card_type == "bombing" and not table.options.air_marshal:
+        return _refused("air.off", "Карты «Бомбардировка» есть только в дополнении Air Marshal, а в этой игре его нет.",
+                        "Bombing cards belong to the Air Marshal expansion, which this game does not use.")
     if table.played:
         return _refused("play.already", "В этом ходу карта уже сыграна: с руки играют одну карту (правило «Как сыграть карту»).",
                         "A card was already played this turn: one card from hand per turn (rule “Playing a card”).")
@@ -336,6 +398,9 @@ def _cmd_play_card(board, table, cmd) -> Outcome:
         if problem:
             return problem
     card_id = named or card_type
+    card = default_catalogue().get(named) if named else None
+    if card is not None and not cmd.get("_legacy") and _copies_left(table, card) <= 0:
+        return _copies_refusal(card)
     if card_type == "status":
         ops.append({"op": "cards", "country": country, "hand": cards.hand - 1,
                     "statuses": list(cards.statuses) + [card_id]})
@@ -361,13 +426,49 @@ def _cmd_play_card(board, table, cmd) -> Outcome:
         verdict, _ = apply_action(board, table.position, action, context=turn_context(table))
         if not verdict.legal:
             return refused(verdict.reason)
-        ops += _piece_ops(verdict, action)
-        reason = _r("play.ok", f"Сыграна карта «{ru_name}». {verdict.reason.ru}", f"{en_name} card played. {verdict.reason.en}")
-        notes += list(verdict.warnings)
+        if cmd.get("_legacy"):
+            ops += _piece_ops(verdict, action)
+        elif action_type in ("land_battle", "sea_battle"):
+            if verdict.removes and _is_protected(table, verdict.removes[0]):
+                return _protected_refusal(board, verdict.removes[0])
+            ops += _battle_ops(board, table, verdict, action)
+            if any(op["op"] == "hold" for op in ops):
+                ops.append({"op": "attack", "attack": None})
+            else:
+                ops += [op for op in _piece_ops(verdict, action) if op["op"] == "attack"]
+        else:
+            ops += [op for op in _place_ops(board, table, verdict, "build", country) if op["op"] != "window"]
+        # the log is everyone's: it says what happened, in the third person; the verdict addressed to
+        # the player ("your supplied army…") is a note for the phone that tapped
+        moved_ru, moved_en = pieces_moved(board, verdict)
+        if any(op["op"] == "hold" for op in ops):  # the removal waits for the defender's answer
+            r, e = piece_names(board, verdict.removes)
+            moved_ru = f" — под ударом: {r}; удаление ждёт ответа противника"
+            moved_en = f" — under attack: {e}; the removal waits for the opponents' answer"
+        c = board.countries[country]
+        reason = _r("play.ok", f"{c.ru}: сыграна карта «{ru_name}»{moved_ru}.", f"{c.en}: {en_name} card played{moved_en}.")
+        notes += [verdict.reason, *verdict.warnings]
     # the phase stays "play": statuses and responses may still be used, then "end_play";
     # the opponents of the active country answer first
     ops.append(_advance(table, "play", played=card_type))
-    ops.append({"op": "window", "team": _other(board.team_of(country)), "passes": 0})
+    held = next((op["hold"] for op in ops if op["op"] == "hold"), None)
+    # the opponents of the active country answer first (the defender, when a removal is held)
+    ops.append({"op": "window", "team": board.team_of(held["piece"]["country"]) if held
+                else _other(board.team_of(country)), "passes": 0})
+    if cmd.get("_legacy"):
+        return _done(reason, tuple(ops), notes=tuple(notes))
+    if card is not None and card_type in ("event", "economic_warfare"):
+        ops.append({"op": "gone", "card": card.id})  # discarded before its text takes effect
+        ops.append({"op": "used", "card": card.id})  # this turn's card is known: no free steps
+        if card_type == "economic_warfare":
+            ops.append({"op": "last", "last": {"by": country, "ew": card.id}})
+        after = apply_ops(table, ops)
+        more, more_notes = run_pending(board, after, program.compile_card(board, after.position, card, country,
+                                                                           after.last))
+        ops += more
+        notes += more_notes
+    else:  # an unnamed event is entered by hand, each board action checked (``_unnamed_play``)
+        ops.append({"op": "pending", "steps": []})
     return _done(reason, tuple(ops), notes=tuple(notes))
 
 
@@ -404,6 +505,29 @@ def _action(board, cmd) -> Action:
     return Action(cmd["type"], cmd["country"], space, target, kind)
 
 
+PIECE_RU = {"army": "армия", "navy": "флот", "air": "авиация"}
+
+
+def piece_names(board, pieces) -> tuple[str, str]:
+    """Pieces named for everyone's log: kind, whose, where (no case to agree: the country in brackets)."""
+    ru = ", ".join(f"{PIECE_RU.get(p.kind, p.kind)} ({board.countries[p.country].ru}) в секторе «{board.spaces[p.space].ru}»"
+                   for p in pieces)
+    en = ", ".join(f"{board.countries[p.country].en} {p.kind} in {board.spaces[p.space].en}" for p in pieces)
+    return ru, en
+
+
+def pieces_moved(board, verdict) -> tuple[str, str]:
+    """" — removed: …; placed: …" for a log line (empty when the action moved nothing)."""
+    ru, en = "", ""
+    if verdict.removes:
+        r, e = piece_names(board, verdict.removes)
+        ru, en = ru + f" — убрана: {r}", en + f" — removed: {e}"
+    if verdict.places:
+        r, e = piece_names(board, verdict.places)
+        ru, en = ru + f" — поставлена: {r}", en + f" — placed: {e}"
+    return ru, en
+
+
 def _piece_ops(verdict, action: Action | None = None) -> list[dict]:
     ops = ([{"op": "remove", **p.to_dict()} for p in verdict.removes]
            + [{"op": "place", **p.to_dict()} for p in verdict.places])
@@ -414,9 +538,9 @@ def _piece_ops(verdict, action: Action | None = None) -> list[dict]:
     return ops
 
 
-def _cmd_step(board, table, cmd) -> Outcome:
-    """One step of a played card or of a status/response used now (by any country, each
-    validated for that country), or removing one's own piece (any time)."""
+def _legacy_step(board, table, cmd) -> Outcome:
+    """The old, free step (games stored before the card engine, and a card's guided manual step):
+    one board action validated by the generic rules only, or removing one's own piece (any time)."""
     action_type = cmd.get("action")
     if action_type not in STEP_TYPES:
         raise CommandError(f"unknown step: {action_type!r}")
@@ -428,6 +552,12 @@ def _cmd_step(board, table, cmd) -> Outcome:
                         "розыгрыша, после того как карта сыграна (правило «Как сыграть карту»).",
                         "These steps follow the text of a card played or used in the play step, after the card "
                         "is played (rule “Playing a card”).")
+    if action_type not in FREE_STEP_TYPES:
+        return _refused("step.not_free", "Этот шаг делают только по тексту названной карты, когда движок его "
+                        "предлагает; здесь вводят лишь действия на поле, сброс из колоды и ПО (правило «Как "
+                        "сыграть карту»).", "This step is made only by a named card's text, when the engine offers "
+                        "it; here only board actions, discards from a deck and VP are entered (rule “Playing a "
+                        "card”).")
     if action_type == "gain_vp":
         n = _int(cmd.get("n"), -10, 20)
         team = board.team_of(country)
@@ -442,7 +572,24 @@ def _cmd_step(board, table, cmd) -> Outcome:
     verdict, _ = apply_action(board, table.position, action, context=turn_context(table))
     if not verdict.legal:
         return refused(verdict.reason)
-    return _done(verdict.reason, tuple(_piece_ops(verdict, action)), notes=verdict.warnings)
+    return _done(_step_summary(board, action, verdict), tuple(_piece_ops(verdict, action)),
+                 notes=(verdict.reason, *verdict.warnings))
+
+
+STEP_WORDS = {
+    "build_army": ("создание армии", "build army"), "build_navy": ("создание флота", "build navy"),
+    "recruit_army": ("найм армии", "recruit army"), "recruit_navy": ("найм флота", "recruit navy"),
+    "land_battle": ("атака на суше", "land battle"), "sea_battle": ("атака на море", "sea battle"),
+    "eliminate": ("уничтожение", "eliminate"), "remove": ("своя фишка снята с поля", "own piece removed"),
+}
+
+
+def _step_summary(board, action: Action, verdict) -> Reason:
+    """A step for everyone's log, in the third person (the verdict to the player is a note)."""
+    c = board.countries[action.country]
+    ru, en = STEP_WORDS.get(action.type, (action.type, action.type))
+    moved_ru, moved_en = pieces_moved(board, verdict)
+    return _r(verdict.reason.code, f"{c.ru}: {ru}{moved_ru}.", f"{c.en}: {en}{moved_en}.")
 
 
 def discard_from_deck(board, table, country, n) -> Outcome:
@@ -476,7 +623,7 @@ def _int(value, lo, hi) -> int:
     return n
 
 
-def _cmd_end_play(board, table, cmd) -> Outcome:
+def _legacy_end_play(board, table, cmd) -> Outcome:
     problem = _need_phase(board, table, cmd, "play")
     if problem:
         return problem
@@ -499,8 +646,7 @@ def _cmd_supply(board, table, cmd) -> Outcome:
     gone = supply.unsupplied_of(country)
     ops = [{"op": "remove", **p.to_dict()} for p in gone]
     ops.append(_advance(table, "victory"))
-    names_ru = ", ".join(f"{board.spaces[p.space].ru}" for p in gone)
-    names_en = ", ".join(f"{board.spaces[p.space].en}" for p in gone)
+    names_ru, names_en = piece_names(board, gone)
     if gone:
         reason = _r("supply.removed", f"Убраны фишки без снабжения: {names_ru}.", f"Unsupplied pieces removed: {names_en}.")
     else:
@@ -581,7 +727,7 @@ def _next_turn(board, table) -> list[dict]:
     return [{"op": "step", "round": table.round + 1, "turn": 0, "phase": "play", "played": None}]
 
 
-def _cmd_use_card(board, table, cmd) -> Outcome:
+def _legacy_use_card(board, table, cmd) -> Outcome:
     """Use a status (it stays) or reveal a face-down response (it goes to the discard pile)."""
     country = cmd.get("country")
     card_id = cmd.get("card_id")
@@ -632,7 +778,7 @@ def _cmd_use_card(board, table, cmd) -> Outcome:
     return _done(reason, tuple(ops))
 
 
-def _cmd_pass(board, table, cmd) -> Outcome:
+def _legacy_pass(board, table, cmd) -> Outcome:
     """The team whose turn it is in the response window uses nothing."""
     team = board.team_of(cmd["country"])
     if table.window is None:
@@ -731,10 +877,16 @@ def _cmd_deploy_air(board, table, cmd) -> Outcome:
 
 
 def _cmd_move_air(board, table, cmd) -> Outcome:
-    problem = _air_step_problem(board, table, cmd)
-    if problem:
-        return problem
-    country = table.active(board)
+    """In the air step (one action), or — per 001, a move is also a response action — in the response
+    window when it is the mover's team's turn (any country of that team, for its own air force)."""
+    country = cmd.get("country") or table.active(board)
+    as_response = (table.options.air_marshal and table.window is not None
+                   and table.window == board.team_of(country) and not cmd.get("_legacy"))
+    if not as_response:
+        problem = _air_step_problem(board, table, cmd)
+        if problem:
+            return problem
+        country = table.active(board)
     src, dst = cmd.get("from_space"), cmd.get("space")
     if src not in board.spaces or dst not in board.spaces:
         raise CommandError("move_air needs from_space and space")
@@ -746,6 +898,9 @@ def _cmd_move_air(board, table, cmd) -> Outcome:
         return pay
     reason = _r(verdict.reason.code, verdict.reason.ru + " Сброшена одна карта с руки.",
                 verdict.reason.en + " One card discarded from hand.")
+    if as_response:  # a response action: the other team's turn to answer
+        return _done(reason, tuple(pay + _piece_ops(verdict) + [
+            {"op": "window", "team": _other(board.team_of(country)), "passes": 0}]))
     return _done(reason, tuple(pay + _piece_ops(verdict) + [{"op": "used", "card": "air_action"}]))
 
 
@@ -826,12 +981,842 @@ def _cmd_bolster(board, table, cmd) -> Outcome:
                  tuple(pay + [{"op": "used", "card": "bolster"}]))
 
 
+# ------------------------------------------------------------------------------------------
+# The card engine: a played or used card's steps, one at a time (gameplay/qmg/program.py)
+# ------------------------------------------------------------------------------------------
+
+RULE_PLAY_RU, RULE_PLAY_EN = "правило «Как сыграть карту»", "rule “Playing a card”"
+RULE_USE_RU, RULE_USE_EN = "правило «Использование карт статусов и ответов»", "rule “Using statuses and responses”"
+
+
+def _card_title(card_id: str | None) -> tuple[str, str]:
+    card = default_catalogue().get(card_id or "")
+    if card is not None:
+        return card.name_ru, card.name_en
+    if card_id in CARD_TYPE_NAMES:
+        return CARD_TYPE_NAMES[card_id]
+    return ("карта", "card")
+
+
+def _answerable(board, table, team: str) -> bool:
+    """Does ``team`` hold something that may answer now (a face-down response)?"""
+    return any(k.responses > 0 for c, k in table.cards if board.team_of(c) == team)
+
+
+def _protects_now(board, table, piece: Piece) -> bool:
+    """A status in play of the piece's owner that may save it from this removal (e.g. «Радар»)."""
+    cat = default_catalogue()
+    for sid in table.cards_of(piece.country).statuses:
+        card = cat.get(sid)
+        if card is not None and card.timing == "when_your_navy_would_be_removed" and piece.kind == NAVY:
+            return True
+    return False
+
+
+def _is_protected(table, piece: Piece) -> bool:
+    return {"country": piece.country, "kind": piece.kind, "space": piece.space} in [dict(p) for p in table.protected]
+
+
+def _protected_refusal(board, piece: Piece) -> Outcome:
+    c, sp = board.countries[piece.country], board.spaces[piece.space]
+    return _refused("card.protected", f"Фишку страны {c.ru} в «{sp.ru}» в этом ходу убрать нельзя: её защищает "
+                    "сыгранная карта (текст карты: «в этом ходу не убирайте»).",
+                    f"{c.en}'s piece in {sp.en} cannot be removed this turn: a card protects it (card text: "
+                    "“do not remove … this turn”).")
+
+
+def _battle_ops(board, table, verdict, action: Action) -> list[dict]:
+    """A battle's removal, or — when the defender's team could answer it — the removal held until the
+    response window is resolved; the last battle remembered for the cards that answer it."""
+    ops: list[dict] = []
+    hit = verdict.removes[0] if verdict.removes else None
+    last = {"battled": action.space, "domain": "land" if action.type == "land_battle" else "sea",
+            "by": action.country, "hit": hit.to_dict() if hit else None}
+    if hit is not None and (_answerable(board, table, board.team_of(hit.country)) or _protects_now(board, table, hit)):
+        ops.append({"op": "hold", "hold": {"piece": hit.to_dict(), "by": action.country}})
+        ops.append({"op": "window", "team": board.team_of(hit.country), "passes": 0})
+    else:
+        ops += _piece_ops(verdict, action)
+        if hit is not None:
+            last["removed"] = hit.to_dict()
+    ops.append({"op": "last", "last": last})
+    return ops
+
+
+def _place_ops(board, table, verdict, how: str, by: str) -> list[dict]:
+    ops = _piece_ops(verdict)
+    if verdict.places:
+        p = verdict.places[0]
+        ops.append({"op": "last", "last": {**(table.last or {}), "placed": {**p.to_dict(), "how": how}, "by": by}})
+        other = _other(board.team_of(p.country))
+        if _answerable(board, table, other):
+            ops.append({"op": "window", "team": other, "passes": 0})
+    return ops
+
+
+def _choice_ops(board, table, step: dict, cand: dict) -> tuple[list[dict], list[Reason], Reason] | Outcome:
+    """Apply one legal choice of ``step``: (operations, notes, reason) or a refusal."""
+    kind = step["kind"]
+    ctx = turn_context(table)
+    if kind in ("build", "recruit"):
+        action = Action(cand["action"], cand["country"], cand["space"])
+        verdict, _ = apply_action(board, table.position, action, context=ctx)
+        if not verdict.legal:
+            return refused(verdict.reason)
+        return _place_ops(board, table, verdict, kind, step["by"]), list(verdict.warnings), verdict.reason
+    if kind == "battle":
+        action = Action(cand["action"], step["by"], cand["space"], step.get("target_country"))
+        verdict, _ = apply_action(board, table.position, action, context=ctx)
+        if not verdict.legal:
+            return refused(verdict.reason)
+        if verdict.removes and _is_protected(table, verdict.removes[0]):
+            return _protected_refusal(board, verdict.removes[0])
+        ops = _battle_ops(board, table, verdict, action)
+        if any(op["op"] == "hold" for op in ops):
+            r, e = piece_names(board, verdict.removes)
+            return ops, [verdict.reason, *verdict.warnings], _r(
+                "battle.held", f"Атака: под ударом {r}; удаление ждёт ответа противника ({RULE_USE_RU}).",
+                f"Battle: {e} is under attack; the removal waits for the opponents' answer ({RULE_USE_EN}).")
+        return ops, list(verdict.warnings), verdict.reason
+    if kind == "eliminate":
+        piece = Piece(cand["country"], cand["kind"], cand["space"])
+        if _is_protected(table, piece):
+            return _protected_refusal(board, piece)
+        c, sp = board.countries[piece.country], board.spaces[piece.space]
+        last = {**(table.last or {}), "removed": piece.to_dict()}
+        return ([{"op": "remove", **piece.to_dict()}, {"op": "last", "last": last}], [],
+                _r("card.eliminated", f"Уничтожена фишка страны {c.ru} в «{sp.ru}».",
+                   f"{c.en}'s piece in {sp.en} is eliminated."))
+    if kind == "protect":
+        piece = {"country": cand["country"], "kind": cand["kind"], "space": cand["space"]}
+        c, sp = board.countries[cand["country"]], board.spaces[cand["space"]]
+        ops = [{"op": "protect", "piece": piece}]
+        if table.hold and table.hold["piece"] == piece:
+            ops.append({"op": "hold", "hold": None})
+        return (ops, [], _r("card.protect", f"Фишку страны {c.ru} в «{sp.ru}» в этом ходу не убирают.",
+                            f"{c.en}'s piece in {sp.en} is not removed this turn."))
+    if kind == "discard":
+        target = cand["target_country"]
+        out = discard_from_deck(board, table, target, int(step.get("n", 1)))
+        ops = list(out.changes)
+        played = default_catalogue().get(step["card"])
+        if played is not None and played.type == "economic_warfare":  # remembered for a card that cancels it
+            k = table.cards_of(target)
+            lost = -sum(op["n"] for op in ops if op["op"] == "vp")
+            hits = {**((table.last or {}).get("ew_hits") or {}),
+                    target: {"deck": k.deck, "hand": k.hand, "discard": k.discard, "vp": lost}}
+            ops.append({"op": "last", "last": {**(table.last or {}), "ew": played.id, "by": step["by"],
+                                               "ew_hits": hits}})
+        return ops, [], out.reason
+    if kind == "discard_status" and not cand.get("card_id"):
+        kind = "discard_response"
+    if kind == "discard_status":
+        target = cand["target_country"]
+        k = table.cards_of(target)
+        sid = cand.get("card_id")
+        if sid not in k.statuses:
+            return _refused("card.no_status", "Такого статуса у этой страны на столе нет (текст карты).",
+                            "That country has no such status on the table (card text).")
+        rest = list(k.statuses)
+        rest.remove(sid)
+        ru, en = _card_title(sid)
+        return ([{"op": "cards", "country": target, "statuses": rest, "discard": k.discard + 1}], [],
+                _r("card.status_discarded", f"Статус «{ru}» сброшен.", f"The status “{en}” is discarded."))
+    if kind == "discard_response":
+        target = cand["target_country"]
+        k = table.cards_of(target)
+        return ([{"op": "cards", "country": target, "responses": k.responses - 1, "discard": k.discard + 1}], [],
+                _r("card.response_discarded", "Закрытый ответ сброшен не глядя.", "A face-down response is discarded unseen."))
+    raise CommandError(f"not a step with choices: {kind}")
+
+
+def _auto_choice(board, table, step, cands) -> dict | None:
+    """The one choice a mechanical step leaves (the engine applies it), or None (the player taps)."""
+    kind = step["kind"]
+    if kind == "manual":
+        return None
+    if kind in ("discard", "discard_response"):
+        if kind == "discard_response" and table.cards_of(step["targets"][0]).responses <= 0:
+            return None
+        return cands[0] if len(cands) == 1 else None
+    if kind == "discard_status":
+        return None
+    if step.get("optional") or kind == "protect":
+        return None
+    return cands[0] if len(cands) == 1 else None
+
+
+def run_pending(board, table, steps) -> tuple[list[dict], list[Reason]]:
+    """Open ``steps`` (in front of those already open): mechanical steps at the head are applied by
+    the engine, steps with nothing left to do close; the rest wait for the player (one ``pending`` op)."""
+    ops: list[dict] = []
+    notes: list[Reason] = []
+    steps = [dict(x) for x in steps]
+    current = table
+    while steps:
+        head = steps[0]
+        if current.finished:
+            break
+        cands = _step_targets(board, current, head)
+        if head["kind"] == "discard_response" and current.cards_of(head["targets"][0]).responses <= 0:
+            cands = []
+
+        if head.get("all") and cands:
+            for cand in cands:
+                piece = Piece(cand["country"], cand["kind"], cand["space"])
+                if not _is_protected(current, piece):
+                    more = [{"op": "remove", **piece.to_dict()}]
+                    ops += more
+                    current = apply_ops(current, more)
+            steps.pop(0)
+            continue
+        if head["kind"] not in ("manual", "play_from") and not cands:
+            ru, en = _card_title(head["card"])
+            notes.append(_r("card.step_void", f"«{ru}»: для этого шага сейчас нет допустимой цели — он пропущен "
+                            "(правило «Как сыграть карту»: действия карты не зависят друг от друга).",
+                            f"“{en}”: this step has no legal target now — it is skipped (rule “Playing a card”: "
+                            "a card's actions do not depend on each other)."))
+            steps.pop(0)
+            continue
+        choice = _auto_choice(board, current, head, cands)
+        if choice is None:
+            break
+        done = _choice_ops(board, current, head, choice)
+        if isinstance(done, Outcome):
+            break
+        more, extra, reason = done
+        ops += more
+        notes += extra + [reason]
+        current = apply_ops(current, more)
+        if head.get("left", 1) > 1:
+            steps[0] = {**head, "left": head["left"] - 1}
+        else:
+            steps.pop(0)
+    ops.append({"op": "pending", "steps": steps})
+    return ops, notes
+
+
+def _step_targets(board, table, step) -> list[dict]:
+    found = program.targets(board, table.position, step, table.protected, turn_context(table))
+    if step["kind"] == "discard_status":
+        out = [{**t, "card_id": sid} for t in found for sid in dict.fromkeys(table.cards_of(t["target_country"]).statuses)]
+        if step.get("responses"):  # «Мэджик»: a status or a face-down response
+            out += [{**t, "action": "discard_response"} for t in found
+                    if table.cards_of(t["target_country"]).responses > 0]
+        return out
+    return found
+
+
+def step_choices(board: Board, table: Table) -> list[dict]:
+    """The legal choices of the first open step (what the phone offers), each with the command that
+    makes it; a "may" step also offers ``skip``."""
+    if not table.pending or table.hold:
+        return []
+    head = table.pending[0]
+    if head["kind"] == "play_from":
+        types = head.get("card_types")
+        return [{"action": "play_from", "card_type": t, "country": head["by"],
+                 "command": {"type": "step", "country": head["by"], "action": "play_from", "card_type": t}}
+                for t in (BASIC_CARD_ACTION if types == "any" else types) if t in BASIC_CARD_ACTION]
+    out = []
+    for cand in _step_targets(board, table, head):
+        action = cand.get("action") if cand.get("action") in STEP_TYPES else _STEP_ACTION[head["kind"]]
+        command = {"type": "step", "country": head["by"], "action": action}
+        for key in ("space", "kind", "card_id"):
+            if cand.get(key):
+                command[key] = cand[key]
+        who = cand.get("target_country") or cand.get("country")
+        if who and who != head["by"]:
+            command["target_country"] = who
+        out.append({**cand, "command": command})
+    return out
+
+
+_STEP_ACTION = {"discard": "discard_from_deck", "discard_status": "discard_status",
+                "discard_response": "discard_response", "protect": "protect", "eliminate": "eliminate"}
+
+
+def pending_view(board: Board, table: Table, lang: str = "ru") -> list[dict]:
+    """The open steps, first first, as the page and ``qmg_play`` show them."""
+    out = []
+    for i, st in enumerate(table.pending):
+        item = {"card": st["card"], "kind": st["kind"], "by": st["by"], "optional": bool(st.get("optional")),
+                "left": st.get("left", 1), "text": program.describe(board, st, lang)}
+        if st.get("spaces") is not None:
+            item["spaces"] = list(st["spaces"])
+        if st.get("note"):
+            item["note"] = st["note"]
+        if i == 0:
+            item["choices"] = [{k: v for k, v in c.items() if k != "command"} for c in step_choices(board, table)]
+        out.append(item)
+    return out
+
+
+def _cmd_step(board, table, cmd) -> Outcome:
+    """One step of the card being resolved: only the card's legal choices are accepted."""
+    action_type = cmd.get("action")
+    if action_type not in STEP_TYPES:
+        raise CommandError(f"unknown step: {action_type!r}")
+    country = cmd.get("country")
+    if country is None:
+        raise CommandError("a step needs a country")
+    if cmd.get("_legacy"):
+        return _legacy_step(board, table, cmd)
+    if action_type == "remove":
+        out = _legacy_step(board, table, cmd)
+        if out.ok and table.hold and any(op["op"] == "remove" and {k: op[k] for k in ("country", "kind", "space")}
+                                         == table.hold["piece"] for op in out.changes):
+            out = replace(out, changes=out.changes + ({"op": "hold", "hold": None},))
+        return out
+    if table.hold:
+        return _refused("window.hold", "Сначала ответы: удаление фишки ждёт, пока оба лагеря не спасуют или не "
+                        f"сыграют защиту ({RULE_USE_RU}).",
+                        f"Answers first: the removal waits until both teams pass or one protects ({RULE_USE_EN}).")
+    ru, en = _card_title(table.played)
+    if not table.pending and _unnamed_play(table):
+        return _legacy_step(board, table, cmd)
+    if not table.pending:
+        if table.played == "discard_unused":
+            return _refused("step.discarded", "Карта сброшена без розыгрыша — её текст не действует "
+                            f"({RULE_PLAY_RU}).", f"The card was discarded unused — its text has no effect ({RULE_PLAY_EN}).")
+        return _refused("step.no_card", f"У карты «{ru}» больше нет шагов: ничего сверх текста карты сделать нельзя "
+                        f"({RULE_PLAY_RU}).", f"“{en}” has no step left: nothing beyond the card's text may be done "
+                        f"({RULE_PLAY_EN}).")
+    for i, st in enumerate(table.pending):
+        if i > 0 and not table.pending[i - 1].get("optional"):
+            break
+        if st["by"] != country:
+            continue
+        if st["kind"] == "manual":
+            problem = _guided_refusal(board, st, country, cmd)
+            if problem:
+                return problem
+            if action_type == "to_deck":
+                return _to_deck(board, table, country, cmd)
+            out = _legacy_step(board, table, cmd)
+            return out
+        if st["kind"] == "play_from":
+            if action_type != "play_from":
+                continue
+            return _play_from(board, table, i, cmd)
+        cands = _step_targets(board, table, st)
+        choice = {"action": action_type, "space": cmd.get("space"), "kind": cmd.get("kind"),
+                  "card_id": cmd.get("card_id")}
+        if st["kind"] in ("build", "recruit"):
+            choice["country"] = cmd.get("target_country") or country
+        elif st["kind"] in ("eliminate", "protect"):
+            choice["country"] = cmd.get("target_country")
+        elif st["kind"] in ("discard", "discard_status", "discard_response"):
+            choice = {"target_country": cmd.get("target_country"), "card_id": cmd.get("card_id"),
+                      "action": _STEP_ACTION[st["kind"]]}
+            if action_type != choice["action"] and not (st.get("responses") and action_type == "discard_response"):
+                continue
+            found = [c for c in cands if c["target_country"] == choice["target_country"]
+                     and (c.get("action", choice["action"]) == action_type)
+                     and (action_type != "discard_status" or c.get("card_id") == choice["card_id"])]
+            if found:
+                return _apply_step(board, table, i, found[0])
+            continue
+        found = [c for c in cands if program.matches(st, choice, c) and c.get("action") == action_type]
+        if found:
+            return _apply_step(board, table, i, found[0])
+    for p in table.protected:
+        if p["space"] == cmd.get("space") and action_type in ("land_battle", "sea_battle", "eliminate"):
+            return _protected_refusal(board, Piece(p["country"], p["kind"], p["space"]))
+    head = table.pending[0]
+    c_ru, c_en = _card_title(head["card"])
+    return _refused("step.not_on_card", f"Карта «{c_ru}» этого не позволяет. Сейчас её шаг: "
+                    f"{program.describe(board, head, 'ru')} ({RULE_PLAY_RU}: выполняется только текст карты).",
+                    f"“{c_en}” does not allow that. Its step now: {program.describe(board, head, 'en')} "
+                    f"({RULE_PLAY_EN}: only the card's text is carried out).")
+
+
+# What each guided card's text lets its manual step enter (besides removing one's own piece, always allowed):
+# action -> limits. ``own``: own pieces only; ``kinds``: piece kinds; ``spaces``: where; ``piles``/``n``: to_deck's
+# pile and most cards; discard_from_deck: own deck, at most ``n``. Nothing else (no VP, no other board action).
+GUIDED_ACTIONS: dict[str, dict[str, dict]] = {
+    "ger_volkssturm": {"land_battle": {"spaces": ("germany",)}},
+    "ger_superior_planning": {},  # looking at and reordering the top of the deck changes no count
+    "ger_autobahn": {"build_army": {"own": True}},
+    "uk_rationing": {"to_deck": {"piles": ("discard",), "n": 1}},
+    "su_women_conscripts": {"to_deck": {"piles": ("discard",), "n": 1}},
+    "su_trans_siberian_railroad": {"build_army": {"own": True}, "build_navy": {"own": True}},
+    "us_rosie_the_riveter": {"to_deck": {"piles": ("hand",), "n": 2}},
+    "us_lend_lease": {"discard_from_deck": {"n": 3}, "to_deck": {"piles": ("discard",), "n": 1}},
+    "us_theater_shift": {"build_army": {"own": True}, "build_navy": {"own": True}},
+}
+GUIDED_WORDS = {"to_deck": ("карты в колоду", "cards into the deck"),
+                "discard_from_deck": ("сброс из своей колоды", "discards from one's own deck"),
+                **STEP_WORDS}
+
+
+def _guided_refusal(board, step: dict, country: str, cmd: dict) -> Outcome | None:
+    """A guided manual step takes only what its card's text allows (``GUIDED_ACTIONS``)."""
+    allowed = GUIDED_ACTIONS.get(step["card"])
+    if allowed is None:
+        return None
+    action = cmd.get("action")
+    limits = allowed.get(action)
+    ok = limits is not None
+    if ok and limits.get("own") and (cmd.get("target_country") or country) != country:
+        ok = False
+    if ok and "spaces" in limits and cmd.get("space") not in limits["spaces"]:
+        ok = False
+    if ok and action == "to_deck":
+        ok = (cmd.get("name") or "hand") in limits["piles"] and _int(cmd.get("n"), 0, 3) <= limits["n"]
+    if ok and action == "discard_from_deck":
+        ok = cmd.get("target_country") == country and _int(cmd.get("n"), 1, 40) <= limits["n"]
+    if ok:
+        return None
+    ru, en = _card_title(step["card"])
+    can_ru = ", ".join(GUIDED_WORDS.get(a, (a, a))[0] for a in allowed) or "ничего на поле и в стопках"
+    can_en = ", ".join(GUIDED_WORDS.get(a, (a, a))[1] for a in allowed) or "nothing on the board or in the piles"
+    return _refused("guided.not_on_card", f"Карта «{ru}» этого не позволяет: по её тексту можно только {can_ru} "
+                    f"(и снять свою фишку) — затем «Готово» ({RULE_PLAY_RU}: выполняется только текст карты).",
+                    f"“{en}” does not allow that: its text allows only {can_en} (and removing one's own piece) — "
+                    f"then Done ({RULE_PLAY_EN}: only the card's text is carried out).")
+
+
+PLAY_FROM_RULE = ("правило «Как сыграть карту»: карта, сыгранная по тексту другой карты",
+                  "rule “Playing a card”: a card played by another card's text")
+
+
+def _play_from(board, table, index: int, cmd) -> Outcome:
+    """A card played from the deck, the discard pile or the hand because another card says so: the counts
+    move (the card comes out of its pile and goes where a played card goes), then its own steps open."""
+    step = table.pending[index]
+    by = step["by"]
+    card_type = cmd.get("card_type")
+    allowed = step.get("card_types")
+    ru, en = _card_title(step["card"])
+    if card_type not in CARD_TYPES or card_type in ("discard_unused", "bombing") or (
+            allowed != "any" and card_type not in allowed):
+        names = "любую" if allowed == "any" else ", ".join(CARD_TYPE_NAMES[t][0] for t in allowed)
+        names_en = "any" if allowed == "any" else ", ".join(CARD_TYPE_NAMES[t][1] for t in allowed)
+        return _refused("play_from.type", f"«{ru}» позволяет сыграть только: {names} ({PLAY_FROM_RULE[0]}).",
+                        f"“{en}” lets you play only: {names_en} ({PLAY_FROM_RULE[1]}).")
+    if card_type == "response":  # face down: its identity stays in its owner's private list, never in the log
+        if cmd.get("card_id"):
+            raise CommandError("a response is played face down: send it without card_id (the owner's private "
+                               "list keeps its name)")
+        card = None
+    else:
+        card = default_catalogue().get(cmd.get("card_id") or "")
+        if card is None:
+            basic = default_catalogue().by_type(card_type, by)
+            card = basic[0] if card_type in BASIC_CARD_ACTION and basic else None
+        if card is None or card.country != by or card.type != card_type:
+            raise CommandError("play_from needs the card_id of a card of that type in the player's deck")
+    pile = {"own_deck": "deck", "own_discard": "discard", "hand": "hand"}[step.get("source", "hand")]
+    # a card taken back from the discard pile is one of its copies already gone there
+    from_discard = card is not None and pile == "discard" and card.id in table.gone
+    if card is not None and card_type not in BASIC_CARD_ACTION and _copies_left(table, card) <= 0 \
+            and not from_discard:
+        return _copies_refusal(card)
+    k = table.cards_of(by)
+    if getattr(k, pile) <= 0:
+        return _refused("play_from.empty", f"«{ru}»: в этой стопке нет карт ({PLAY_FROM_RULE[0]}).",
+                        f"“{en}”: that pile is empty ({PLAY_FROM_RULE[1]}).")
+    counts = {"deck": k.deck, "hand": k.hand, "discard": k.discard}
+    counts[pile] -= 1
+    change = {"op": "cards", "country": by, **counts}
+    if card_type == "status":
+        change["statuses"] = list(k.statuses) + [card.id]
+    elif card_type == "response":
+        change["responses"] = k.responses + 1
+    else:
+        change["discard"] = counts["discard"] + 1
+    ops: list[dict] = [change]
+    if from_discard:
+        ops.append({"op": "gone", "card": card.id, "back": True})
+    if card_type in ("event", "economic_warfare"):
+        ops.append({"op": "gone", "card": card.id})
+    if step.get("then") == "draw_1" and counts["deck"] > 0:
+        ops.append({"op": "cards", "country": by, "deck": counts["deck"] - 1, "hand": counts["hand"] + 1})
+    after = apply_ops(table, ops)
+    follow: list[dict] = []
+    if card_type in BASIC_CARD_ACTION:
+        kind, extra = {"build_army": ("build", {"countries": [by], "piece": ARMY}),
+                       "build_navy": ("build", {"countries": [by], "piece": NAVY}),
+                       "land_battle": ("battle", {"domain": "land"}),
+                       "sea_battle": ("battle", {"domain": "sea"})}[card_type]
+        follow.append({"card": card.id, "kind": kind, "by": by, "spaces": None, "optional": True, "left": 1, **extra})
+    elif card_type in ("event", "economic_warfare"):
+        follow = program.compile_card(board, after.position, card, by, after.last)
+    rest = follow + list(table.pending[index + 1:])  # "may" steps before it are passed over
+    more, notes = run_pending(board, after, rest)
+    c_ru, c_en = (card.name_ru, card.name_en) if card_type != "response" else CARD_TYPE_NAMES["response"]
+    reason = _r("play_from.ok", f"«{ru}»: сыграна карта «{c_ru}».", f"“{en}”: the card “{c_en}” is played.")
+    return _done(reason, tuple(ops + more), notes=tuple(notes))
+
+
+def _to_deck(board, table, country, cmd) -> Outcome:
+    """A guided step of a card that puts cards back into the deck (Rosie the Riveter, Women Conscripts,
+    Rationing, Lend Lease): ``n`` cards (0-3) from the hand or the discard pile, so the counts stay true."""
+    n = _int(cmd.get("n"), 0, 3)
+    pile = cmd.get("name") or "hand"
+    if pile not in ("hand", "discard"):
+        raise CommandError("to_deck takes name 'hand' or 'discard'")
+    k = table.cards_of(country)
+    if getattr(k, pile) < n:
+        return _refused("to_deck.count", f"В этой стопке только {getattr(k, pile)} карт (текст карты).",
+                        f"That pile holds only {getattr(k, pile)} cards (card text).")
+    counts = {"deck": k.deck + n, pile: getattr(k, pile) - n}
+    return _done(_r("to_deck.ok", f"В колоду возвращено карт: {n}.", f"Cards put back into the deck: {n}."),
+                 ({"op": "cards", "country": country, **counts},))
+
+
+def _apply_step(board, table, index: int, cand: dict) -> Outcome:
+    step = table.pending[index]
+    done = _choice_ops(board, table, step, cand)
+    if isinstance(done, Outcome):
+        return done
+    ops, notes, reason = done
+    rest = list(table.pending[index:])
+    if step.get("left", 1) > 1:
+        rest[0] = {**step, "left": step["left"] - 1}
+    else:
+        rest.pop(0)
+    after = apply_ops(table, ops)
+    more, more_notes = run_pending(board, after, rest) if not after.hold else ([{"op": "pending", "steps": rest}], [])
+    return _done(reason, tuple(ops + more), notes=tuple(notes + more_notes))
+
+
+def _unnamed_play(table) -> bool:
+    """This turn's event (economic warfare, bombing) was played without its name, or a bolster card was
+    played: the engine cannot know the text, so its board actions are entered one by one, each checked
+    by the rules (the guided manual way; also how games stored before the card engine were played)."""
+    if "bolster" in table.used:
+        return True
+    if table.phase != "play" or table.played not in ("event", "economic_warfare", "bombing"):
+        return False
+    cat = default_catalogue()
+    return not any((c := cat.get(x)) is not None and c.type == table.played for x in table.used)
+
+
+def free_steps_allowed(table: Table, legacy: bool = False) -> bool:
+    """May board actions be entered freely (each checked by the rules)? Only for a card the engine cannot
+    read (played without its name, a bolster card) or a card's guided manual step; in a game kept under the
+    old rules (``legacy``), after any card played, as those rules allowed."""
+    if legacy:
+        return table.phase == "play" and bool(table.played) or "bolster" in table.used
+    if table.pending:
+        return table.pending[0]["kind"] == "manual"
+    return _unnamed_play(table)
+
+
+def _cmd_skip(board, table, cmd) -> Outcome:
+    """Close the first open step: a "may" step, a guided manual step, or one with no legal target."""
+    country = cmd.get("country")
+    if not table.pending:
+        return _refused("skip.nothing", "Открытых шагов карты нет.", "No card step is open.")
+    head = table.pending[0]
+    if head["by"] != country:
+        c = board.countries[head["by"]]
+        return _refused("skip.not_yours", f"Этот шаг выполняет страна {c.ru} ({RULE_PLAY_RU}).",
+                        f"This step is {c.en}'s ({RULE_PLAY_EN}).")
+    if table.hold:
+        return _refused("window.hold", f"Сначала ответы: удаление фишки ждёт окна ответов ({RULE_USE_RU}).",
+                        f"Answers first: the removal waits for the response window ({RULE_USE_EN}).")
+    ru, en = _card_title(head["card"])
+    if not (head.get("optional") or head["kind"] == "manual") and _step_targets(board, table, head):
+        return _refused("skip.mandatory", f"«{ru}»: этот шаг обязателен, пока есть допустимая цель (текст карты "
+                        f"не говорит «можете»; {RULE_PLAY_RU}).", f"“{en}”: this step is mandatory while it has a "
+                        f"legal target (the card does not say “may”; {RULE_PLAY_EN}).")
+    more, notes = run_pending(board, table, list(table.pending[1:]))
+    return _done(_r("skip.ok", f"«{ru}»: шаг пропущен.", f"“{en}”: step skipped."), tuple(more), notes=tuple(notes))
+
+
+def _cmd_end_play(board, table, cmd) -> Outcome:
+    if cmd.get("_legacy"):
+        out = _legacy_end_play(board, table, cmd)
+        if out.ok and table.hold:
+            out = replace(out, changes=({"op": "remove", **table.hold["piece"]}, {"op": "hold", "hold": None})
+                          + out.changes)
+        return replace(out, changes=out.changes + ({"op": "pending", "steps": []},)) if out.ok else out
+    problem = _need_phase(board, table, cmd, "play")
+    if problem:
+        return problem
+    opponents = _other(board.team_of(table.active(board)))
+    if table.hold or (table.window == opponents and _answerable(board, table, opponents)):
+        return _refused("window.open", "Окно ответов ещё открыто, а у противника есть закрытые ответы: фаза "
+                        f"заканчивается, только когда оба лагеря спасуют подряд ({RULE_USE_RU}).",
+                        "The response window is still open and the opponents hold face-down responses: the step "
+                        f"ends only after both teams pass in a row ({RULE_USE_EN}).")
+    for st in table.pending:
+        if st["kind"] != "manual" and not st.get("optional") and _step_targets(board, table, st):
+            ru, en = _card_title(st["card"])
+            return _refused("play.steps_open", f"«{ru}»: обязательный шаг ещё не выполнен — "
+                            f"{program.describe(board, st, 'ru')} ({RULE_PLAY_RU}).",
+                            f"“{en}”: a mandatory step is still open — {program.describe(board, st, 'en')} "
+                            f"({RULE_PLAY_EN}).")
+        break
+    out = _legacy_end_play(board, table, cmd)
+    if not out.ok:
+        return out
+    return replace(out, changes=out.changes + ({"op": "pending", "steps": []},))
+
+
+def _cmd_pass(board, table, cmd) -> Outcome:
+    out = _legacy_pass(board, table, cmd)
+    if not out.ok or cmd.get("_legacy"):
+        return out
+    closes = any(op["op"] == "window" and op.get("team") is None for op in out.changes)
+    if closes and table.hold:  # nobody protected it: the held removal happens now
+        piece = table.hold["piece"]
+        last = {**(table.last or {}), "removed": dict(piece)}
+        after = apply_ops(table, [{"op": "remove", **piece}, {"op": "hold", "hold": None}])
+        more, notes = run_pending(board, after, list(table.pending))
+        c, sp = board.countries[piece["country"]], board.spaces[piece["space"]]
+        reason = _r("window.removed", f"Оба лагеря спасовали — фишка страны {c.ru} в «{sp.ru}» убрана.",
+                    f"Both teams passed — {c.en}'s piece in {sp.en} is removed.")
+        return _done(reason, out.changes + ({"op": "remove", **piece}, {"op": "hold", "hold": None},
+                                            {"op": "last", "last": last}) + tuple(more), notes=tuple(notes))
+    return out
+
+
+# when a status or response may be used: (what must have just happened, in words)
+_TRIGGERS = {
+    "when_you_battle_land": ("вы только что атаковали сектор суши", "you have just battled a land space"),
+    "when_you_play_land_battle": ("вы только что атаковали сектор суши", "you have just battled a land space"),
+    "when_you_battle_sea": ("вы только что атаковали сектор моря", "you have just battled a sea space"),
+    "when_you_build_army": ("вы только что создали армию", "you have just built an army"),
+    "when_you_play_build_army": ("вы только что создали армию", "you have just built an army"),
+    "when_you_build_navy": ("вы только что создали флот", "you have just built a navy"),
+    "when_axis_builds_or_recruits_army": ("армия «оси» только что создана или нанята",
+                                          "an Axis army has just been built or recruited"),
+    "when_allies_build_or_recruit_navy": ("флот коалиции только что создан или нанят",
+                                          "an Allied navy has just been built or recruited"),
+    "when_german_army_removed": ("немецкую армию только что убрали", "a German army has just been removed"),
+    "when_your_navy_would_be_removed": ("ваш флот сейчас должны убрать", "your navy is about to be removed"),
+    "when_axis_army_battled": ("армию «оси» только что атаковали", "an Axis army has just been battled"),
+    "when_you_play_economic_warfare": ("вы только что сыграли «Экономическую войну»",
+                                       "you have just played Economic Warfare"),
+    "when_targeted_by_economic_warfare": ("против вас только что сыграли «Экономическую войну»",
+                                          "Economic Warfare has just been played against you"),
+    "after_you_play_card": ("вы только что сыграли карту", "you have just played a card"),
+    "discard_phase": ("идёт ваша фаза сброса", "it is your discard step"),
+    "start_of_turn": ("начало вашего хода, карта ещё не сыграна", "the start of your turn, before a card is played"),
+}
+
+
+def _trigger_happened(board, table, card, country) -> bool:
+    last = table.last or {}
+    team = board.team_of(country)
+    placed = last.get("placed") or {}
+    removed = last.get("removed") or {}
+    hit = last.get("hit") or {}
+    active = table.active(board)
+    t = card.timing
+    if t in ("when_you_battle_land", "when_you_play_land_battle"):
+        return last.get("by") == country and last.get("domain") == "land" and bool(last.get("battled"))
+    if t == "when_you_battle_sea":
+        return last.get("by") == country and last.get("domain") == "sea" and bool(last.get("battled"))
+    if t in ("when_you_build_army", "when_you_play_build_army"):
+        return placed.get("country") == country and placed.get("kind") == ARMY and placed.get("how") == "build"
+    if t == "when_you_build_navy":
+        return placed.get("country") == country and placed.get("kind") == NAVY and placed.get("how") == "build"
+    if t == "when_axis_builds_or_recruits_army":
+        return bool(placed) and board.team_of(placed["country"]) == AXIS and placed["kind"] == ARMY
+    if t == "when_allies_build_or_recruit_navy":
+        return bool(placed) and board.team_of(placed["country"]) == ALLIES and placed["kind"] == NAVY
+    if t == "when_german_army_removed":
+        return removed.get("country") == "germany" and removed.get("kind") == ARMY
+    if t == "when_your_navy_would_be_removed":
+        held = (table.hold or {}).get("piece") or {}
+        return held.get("country") == country and held.get("kind") == NAVY
+    if t == "when_axis_army_battled":
+        return bool(hit) and board.team_of(hit["country"]) == AXIS and hit["kind"] == ARMY
+    if t == "when_you_play_economic_warfare":
+        return active == country and table.played == "economic_warfare"
+    if t == "when_targeted_by_economic_warfare":
+        return table.played == "economic_warfare" and board.team_of(active) != team
+    if t == "after_you_play_card":
+        return active == country and table.played not in (None, "discard_unused")
+    if t == "discard_phase":
+        return active == country and table.phase == "discard"
+    if t == "start_of_turn":
+        return active == country and table.phase == "play" and not table.played
+    return True
+
+
+def _pay_cost(board, table, country, cost) -> list[dict]:
+    """A card's cost, paid before its effect: the top of your deck (the hand when the deck is empty) or
+    cards from your hand (the deck when the hand is empty); 1 VP per card neither has."""
+    if not cost:
+        return []
+    if cost.get("own_deck"):
+        return list(discard_from_deck(board, table, country, int(cost["own_deck"])).changes)
+    n = int(cost.get("own_hand", 0))
+    k = table.cards_of(country)
+    from_hand = min(n, k.hand)
+    from_deck = min(n - from_hand, k.deck)
+    missing = n - from_hand - from_deck
+    ops = [{"op": "cards", "country": country, "hand": k.hand - from_hand, "deck": k.deck - from_deck,
+            "discard": k.discard + from_hand + from_deck}]
+    if missing:
+        ops.append({"op": "vp", "team": board.team_of(country), "n": -missing})
+    return ops
+
+
+def _card_cost(card):
+    for e in card.effects:
+        if e.get("cost"):
+            return e["cost"]
+    return None
+
+
+def _copies_left(table, card) -> int:
+    in_play = sum(k.statuses.count(card.id) for _, k in table.cards)
+    return card.copies - in_play - table.gone.count(card.id)
+
+
+def _copies_refusal(card) -> Outcome:
+    return _refused("card.copies", f"«{card.name_ru}»: в колоде {card.copies} экз., и все уже в игре или в сбросе "
+                    "(правило «Карты»: состав колоды).", f"“{card.name_en}”: the deck holds {card.copies} "
+                    "cop(ies), all already in play or discarded (rule “Cards”: deck composition).")
+
+
+def is_face_down_play(command: dict) -> bool:
+    """Does this command put a response face down (its identity private: out of the public log)?"""
+    return isinstance(command, dict) and command.get("card_type") == "response" and (
+        command.get("type") in ("play_card", "prepare")
+        or (command.get("type") == "step" and command.get("action") == "play_from"))
+
+
+def face_down_refusal(table: Table, country: str, card_id, face_down) -> Reason | None:
+    """Why a reveal (``use_card``) of this response is refused by its owner's private list of face-down
+    responses (``face_down``: the ids the owner put face down by name), or None. The table holds only the
+    count; a face-down card played without its name may be any response, so then any is accepted. The web
+    table (the owner's private notes) and ``qmg_play`` (``responses_by_id``) both ask this."""
+    card = default_catalogue().get(card_id) if isinstance(card_id, str) else None
+    if card is None or card.type != "response" or card.country != country:
+        return None
+    face_down = list(face_down or ())
+    count = table.cards_of(country).responses
+    if card_id in face_down or count > len(face_down):
+        return None
+    return Reason("use.not_face_down", f"Ответа «{card.name_ru}» нет среди закрытых карт этой страны на столе "
+                  f"({RULE_USE_RU}).", f"“{card.name_en}” is not among this country's face-down responses "
+                  f"({RULE_USE_EN}).")
+
+
+def _cmd_use_card(board, table, cmd) -> Outcome:
+    """Use a status (it stays) or reveal a face-down response (it goes to the discard pile): its trigger
+    must have happened, its cost is paid first, then its steps open (protections may cancel a held removal)."""
+    if cmd.get("_legacy"):
+        return _legacy_use_card(board, table, cmd)
+    country = cmd.get("country")
+    card = default_catalogue().get(cmd.get("card_id") or "")
+    if card is None or card.type not in ("status", "response"):
+        raise CommandError(f"not a status or response card: {cmd.get('card_id')!r}")
+    team = board.team_of(country)
+    out = _legacy_use_card(board, table, cmd)
+    if not out.ok:
+        return out
+    if table.window is not None and table.window != team and _answerable(board, table, table.window):
+        return _refused("window.not_yours", "Сейчас очередь другого лагеря отвечать: лагеря используют карты по "
+                        f"очереди, начиная с противника сыгравшего ({RULE_USE_RU}).",
+                        f"It is the other team's turn to answer: teams take turns, the player's opponents first "
+                        f"({RULE_USE_EN}).")
+    if card.country == country and card.type == "response" and table.cards_of(country).responses > 0 \
+            and _copies_left(table, card) <= 0:
+        return _copies_refusal(card)
+    if card.country == country and card.timing not in (None, "any_time", "always", "victory_phase",
+                                                       INSTEAD_OF_PLAY) and not _trigger_happened(board, table, card, country):
+        ru, en = _TRIGGERS.get(card.timing, ("условие карты", "the card's condition"))
+        return _refused("use.no_trigger", f"«{card.name_ru}» можно использовать, только когда {ru}; этого не было "
+                        f"(текст карты; {RULE_USE_RU}).", f"“{card.name_en}” may be used only when {en}; that has "
+                        f"not happened (card text; {RULE_USE_EN}).")
+    ops = list(out.changes)
+    if card.type == "response":
+        ops.append({"op": "gone", "card": card.id})
+    ops += _pay_cost(board, apply_ops(table, ops), country, _card_cost(card))  # discarded before it acts
+    cancel = card.effects_of("cancel_card")
+    if cancel:  # «Опытные пилоты»: the Economic Warfare card just played against you is ignored
+        flt = cancel[0].get("card_filter") or {}
+        last = table.last or {}
+        ew = default_catalogue().get(last.get("ew") or "")
+        hit = (last.get("ew_hits") or {}).get(flt.get("target") or country)
+        stems = [x for x in (flt.get("title_stem"), flt.get("title_stem_ru")) if x]
+        if ew is None or hit is None or ew.type != flt.get("type", ew.type) or not any(
+                st.casefold() in name.casefold() for st in stems for name in (ew.name_en, ew.name_ru)):
+            return _refused("use.no_trigger", f"«{card.name_ru}» отменяет только подходящую карту «Экономической "
+                            f"войны», только что сыгранную против вас; такой не было (текст карты; {RULE_USE_RU}).",
+                            f"“{card.name_en}” cancels only a matching Economic Warfare card just played against "
+                            f"you; there was none (card text; {RULE_USE_EN}).")
+        now = apply_ops(table, ops).cards_of(country)
+        ops.append({"op": "cards", "country": country, "deck": hit["deck"], "hand": hit["hand"],
+                    "discard": hit["discard"] + (now.discard - table.cards_of(country).discard)})
+        if hit.get("vp"):
+            ops.append({"op": "vp", "team": board.team_of(country), "n": hit["vp"]})
+    after = apply_ops(table, ops)
+    steps = program.compile_card(board, after.position, card, country, table.last)
+    notes: list[Reason] = []
+    held = table.hold
+    if held is not None:
+        for st in steps:
+            if st["kind"] == "protect" and any(c["country"] == held["piece"]["country"] and c["space"] == held["piece"]["space"]
+                                               and c["kind"] == held["piece"]["kind"]
+                                               for c in _step_targets(board, after, st)):
+                ops += [{"op": "protect", "piece": dict(held["piece"])}, {"op": "hold", "hold": None}]
+                steps = []
+                break
+        if card.timing == "when_your_navy_would_be_removed":
+            ops.append({"op": "hold", "hold": None})  # saved from this removal only
+            steps = []
+    if card.type == "response" and steps and all(s["kind"] == "eliminate" for s in steps) \
+            and not any(_step_targets(board, after, s) for s in steps):
+        return _refused("use.no_trigger", f"«{card.name_ru}»: того, на что отвечает карта, не было — уничтожать "
+                        f"нечего (текст карты; {RULE_USE_RU}).", f"“{card.name_en}”: what the card answers has not "
+                        f"happened — there is nothing to eliminate (card text; {RULE_USE_EN}).")
+    after = apply_ops(table, ops)
+    more, more_notes = run_pending(board, after, steps + list(after.pending))
+    return _done(out.reason, tuple(ops + more), notes=tuple(notes + more_notes))
+
+
+def _cmd_prepare(board, table, cmd) -> Outcome:
+    """001's optional rule «Подготовка к войне»: before the first round each country may take one status
+    or response from its deck and play it (a status face up by id; a response face down, anonymous)."""
+    country = cmd.get("country")
+    rule_ru, rule_en = "необязательное правило «Подготовка к войне»", "optional rule “Preparing for war”"
+    if not table.options.prepare_for_war:
+        return _refused("prepare.off", f"В этой игре не используется {rule_ru}.", f"This game does not use the {rule_en}.")
+    if (table.round, table.turn, table.phase) != (1, 0, "play") or table.played or table.position.pieces != \
+            new_table(board, table.options).position.pieces:
+        return _refused("prepare.when", f"Только до начала первого раунда ({rule_ru}).",
+                        f"Only before the first round starts ({rule_en}).")
+    if f"prepare:{country}" in table.used:
+        return _refused("prepare.once", f"Одна карта на страну ({rule_ru}).", f"One card per country ({rule_en}).")
+    k = table.cards_of(country)
+    if k.deck <= 0:
+        return _refused("prepare.deck", f"Колода пуста ({rule_ru}).", f"The deck is empty ({rule_en}).")
+    card_type = cmd.get("card_type")
+    ops: list[dict] = [{"op": "used", "card": f"prepare:{country}"}]
+    if card_type == "response":
+        ops.insert(0, {"op": "cards", "country": country, "deck": k.deck - 1, "responses": k.responses + 1})
+        c = board.countries[country]
+        return _done(_r("prepare.response", f"{c.ru} кладёт из колоды закрытый ответ ({rule_ru}).",
+                        f"{c.en} puts a face-down response from its deck on the table ({rule_en})."), tuple(ops))
+    card = default_catalogue().get(cmd.get("card_id") or "")
+    if card_type != "status" or card is None or card.type != "status":
+        raise CommandError("prepare takes card_type status with its card_id, or card_type response")
+    if card.country != country:
+        return _check_named(board, country, card.id, "status")
+    if _copies_left(table, card) <= 0:
+        return _copies_refusal(card)
+    ops.insert(0, {"op": "cards", "country": country, "deck": k.deck - 1, "statuses": list(k.statuses) + [card.id]})
+    return _done(_r("prepare.status", f"Из колоды сыгран статус «{card.name_ru}» ({rule_ru}).",
+                    f"The status “{card.name_en}” is played from the deck ({rule_en})."), tuple(ops))
+
+
 _COMMANDS = {
     "play_card": _cmd_play_card, "step": _cmd_step, "end_play": _cmd_end_play, "supply": _cmd_supply,
     "score": _cmd_score, "discard": _cmd_discard, "draw": _cmd_draw, "use_card": _cmd_use_card,
     "pass": _cmd_pass, "reallocate": _cmd_reallocate, "deploy_air": _cmd_deploy_air, "move_air": _cmd_move_air,
     "end_air": _cmd_end_air, "air_retreat": _cmd_air_retreat, "air_defence": _cmd_air_defence,
-    "air_strike": _cmd_air_strike, "bolster": _cmd_bolster,
+    "air_strike": _cmd_air_strike, "bolster": _cmd_bolster, "skip": _cmd_skip,
+    "prepare": _cmd_prepare,
 }
 COMMAND_TYPES = tuple(_COMMANDS)
 
@@ -882,9 +1867,35 @@ def reminders(board: Board, table: Table, supply=None) -> list[Reason]:
     if table.phase in ("play", "supply", "victory"):
         occ = home_occupier(board, table.position, country)
         if occ is not None:
-            out.append(_r("reminder.home", f"Домашний сектор страны {c.ru} занят противником: в этом ходу очков нет, "
-                          "даже за карты.", f"{c.en}'s home space is held by the enemy: no VP this turn, "
-                          "not even from cards."))
+            out.append(_r("reminder.home", f"Домашний сектор страны {c.ru} занят противником: фаза победных очков "
+                          "пропускается целиком, даже очки статусов. Карты, дающие очки сразу в фазе розыгрыша "
+                          "(«Разграбление», «Субмарины»), очки всё равно приносят.",
+                          f"{c.en}'s home space is held by the enemy: the victory step is skipped entirely, status "
+                          "points included. Cards that score at once in the play step (Plunder, Submarines) still "
+                          "score."))
+            out.append(_r("reminder.ew_home", "Экономическая война действует на страну и при занятом домашнем "
+                          "секторе.", "Economic Warfare hits a country even while its home space is occupied."))
+    if table.phase == "play":
+        closed = [board.straits[sid] for sid, team in strait_status(board, table.position).items()
+                  if team != c.team]
+        if closed:
+            out.append(_r("reminder.straits", "Проливы, закрытые для вашего лагеря: " + ", ".join(
+                f"«{s.ru}» ({' – '.join(board.spaces[x].ru for x in s.seas)})" for s in closed) + ".",
+                "Straits closed to your team: " + ", ".join(
+                f"{s.en} ({' – '.join(board.spaces[x].en for x in s.seas)})" for s in closed) + "."))
+        for team in (AXIS, ALLIES):
+            held = [h for owner, h in board.homes().items() if board.team_of(owner) != team
+                    and home_occupier(board, table.position, owner) is not None]
+            if len(held) == 1:
+                t_ru, t_en = ("«Ось»", "The Axis") if team == AXIS else ("Коалиция", "The Allies")
+                out.append(_r("reminder.one_home", f"{t_ru} уже держит один вражеский домашний сектор "
+                              f"(«{board.spaces[held[0]].ru}»): второй — и игра сразу окончена.",
+                              f"{t_en} already hold one enemy home space ({board.spaces[held[0]].en}): "
+                              "a second one ends the game at once."))
+        if table.played or table.pending:
+            out.append(_r("reminder.discard_first", "Использованная карта уходит в сброс до того, как подействует "
+                          "её текст; стоимость карты тоже платится заранее.",
+                          "A used card is discarded before its text takes effect; its cost is paid first too."))
     if table.options.air_marshal:
         for p in supply.stranded_air():
             sp = board.spaces[p.space]
@@ -907,6 +1918,9 @@ def reminders(board: Board, table: Table, supply=None) -> list[Reason]:
             out.append(_r("reminder.air_cost", "Фаза авиации: размещение требует карты «Развёртывание авиации», "
                           "перемещение стоит любой карты с руки.", "Air step: deploying needs a Deploy Air Force "
                           "card; moving costs any card from your hand."))
+    if k.hand == 0 and table.phase != "draw":
+        out.append(_r("reminder.hand_empty_discard", "Рука пуста: сброс «с руки» по карте берётся из колоды.",
+                      "The hand is empty: a discard “from the hand” a card asks for comes from the deck."))
     if k.deck == 0:
         out.append(_r("reminder.deck_empty", "Колода пуста: сбросы из колоды теперь идут с руки, а без карт стоят ПО.",
                       "The deck is empty: discards from the deck now come from the hand, and without cards they cost VP."))

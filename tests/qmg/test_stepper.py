@@ -144,9 +144,8 @@ def test_two_rounds_of_the_standard_game():
     g.run(play("build_army", space="eastern_europe"), {"type": "pass", "country": "united_kingdom"},
           {"type": "pass", "country": "germany"}, {"type": "end_play"}, {"type": "supply"}, {"type": "score"},
           {"type": "discard", "n": 1}, {"type": "draw"})
-    # the UK: a named status and a step it allows
-    g.run(play("status", card_id="uk_mackenzie_king"),
-          {"type": "step", "country": "united_kingdom", "action": "recruit_army", "space": "canada"}, *TURN_END)
+    # the UK: a named status (it places nothing by itself)
+    g.run(play("status", card_id="uk_mackenzie_king"), *TURN_END)
     # Japan: an event with steps
     g.run(play("event"), {"type": "step", "country": "japan", "action": "build_navy", "space": "sea_of_japan"},
           {"type": "step", "country": "japan", "action": "gain_vp", "n": 3}, *TURN_END)
@@ -155,7 +154,7 @@ def test_two_rounds_of_the_standard_game():
     # Italy: reallocates, then economic warfare on the UK
     g.run({"type": "reallocate", "card_type": "land_battle"}, play("economic_warfare"),
           {"type": "step", "country": "italy", "action": "discard_from_deck", "target_country": "united_kingdom",
-           "n": 2}, *TURN_END)
+           "n": 2}, {"type": "pass", "country": "united_kingdom"}, {"type": "pass", "country": "italy"}, *TURN_END)
     # the USA discards a card unused; the round ends
     g.run(play("discard_unused"), *TURN_END)
     assert (g.table.round, g.table.active(BOARD)) == (2, "germany")

@@ -12,6 +12,8 @@ from gameplay.qmg.table import (
     COMMAND_TYPES, CommandError, Options, Table, apply_command, apply_ops, draw_count, new_table, reminders,
 )
 
+from gameplay.qmg import Piece
+
 from .helpers import BOARD, pos
 
 
@@ -135,10 +137,13 @@ def test_discard_from_an_empty_deck_comes_from_the_hand_then_costs_vp():
 def test_named_status_changes_supply_and_scoring():
     t = new_table(BOARD)
     t = run(t, play("build_army", space="eastern_europe"), *TURN)  # Germany's turn done; the UK is active
+    t = replace(t, position=t.position.with_piece(Piece("united_kingdom", "army", "canada")))
     t = run(t, play("status", card_id="uk_mackenzie_king"))
     assert "uk_mackenzie_king" in t.position.statuses
-    t = run(t, {"type": "step", "country": "united_kingdom", "action": "recruit_army", "space": "canada"},
-            {"type": "end_play"}, {"type": "supply"})
+    # the status itself places nothing (issue 12: no free step after a status)
+    assert refused(t, {"type": "step", "country": "united_kingdom", "action": "recruit_army",
+                       "space": "india"}).code == "step.no_card"
+    t = run(t, {"type": "end_play"}, {"type": "supply"})
     assert any(p.space == "canada" for p in t.position.pieces)  # a source for the UK now
     t = run(t, {"type": "score"})
     assert t.vp_allies == 4
@@ -163,7 +168,11 @@ def test_status_use_once_per_turn_and_only_when_in_play():
     t = new_table(BOARD)
     assert refused(t, {"type": "use_card", "country": "germany", "card_id": "ger_dive_bombers"}).code == \
         "use.not_in_play"
-    t = run(t, play("status", card_id="ger_dive_bombers"))
+    t = run(t, play("status", card_id="ger_dive_bombers"), {"type": "pass", "country": "united_kingdom"})
+    # usable only right after a land battle (issue 12: a use whose trigger has not happened is refused)
+    assert refused(t, {"type": "use_card", "country": "germany", "card_id": "ger_dive_bombers"}).code == \
+        "use.no_trigger"
+    t = replace(t, last={"battled": "ukraine", "domain": "land", "by": "germany"})
     t = run(t, {"type": "use_card", "country": "germany", "card_id": "ger_dive_bombers"})
     assert refused(t, {"type": "use_card", "country": "germany", "card_id": "ger_dive_bombers"}).code == \
         "use.once_per_turn"
@@ -189,6 +198,7 @@ def test_response_is_face_down_then_revealed_and_discarded():
     t = run(t, play("response"))  # the USSR plays a response face down: only the count is public
     k = t.cards_of("soviet_union")
     assert k.responses == 1 and "su_stalingrad" not in json.dumps(t.to_dict())
+    t = run(t, {"type": "pass", "country": "germany"})  # the opponents answer first
     t = run(t, {"type": "use_card", "country": "soviet_union", "card_id": "su_stalingrad"})
     k2 = t.cards_of("soviet_union")
     assert (k2.responses, k2.discard) == (0, k.discard + 1)

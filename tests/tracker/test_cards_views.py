@@ -102,6 +102,9 @@ def test_revealing_a_response_discards_it_and_makes_it_public(client, game6):
         pass_turn(client, game6)
     client.get(reverse("join", args=[seats[4].token]))
     post(client, game6, "play_card", card="Сталинград", card_type="event")
+    axis = client.__class__()  # the opponents answer first (issue 12): Germany passes
+    axis.get(reverse("join", args=[seats[1].token]))
+    assert post(axis, game6, "pass", country="germany").status_code == 200
     r = post(client, game6, "use_card", country="soviet_union", card="Сталинград")
     assert r.status_code == 200
     game6.refresh_from_db()
@@ -129,9 +132,13 @@ def test_response_window_and_pass(client, game6):
 def test_status_once_per_turn_through_the_form(client, game6):
     as_seat(client, game6, 1)
     post(client, game6, "play_card", card="Пикирующие бомбардировщики", card_type="status")
-    assert post(client, game6, "use_card", country="germany", card="Пикирующие бомбардировщики").status_code == 200
+    # issue 12: a status is used only when its trigger has happened (here: a land battle this turn);
+    # the once-per-turn limit is covered by tests/qmg/test_table.py
+    uk = client.__class__()  # the opponents answer first
+    uk.get(reverse("join", args=[game6.seats.get(number=2).token]))
+    assert post(uk, game6, "pass", country="united_kingdom").status_code == 200
     r = post(client, game6, "use_card", country="germany", card="Пикирующие бомбардировщики")
-    assert r.status_code == 422 and "один раз за ход" in r.content.decode()
+    assert r.status_code == 422 and "только когда" in r.content.decode()
 
 
 def test_reallocate_through_the_form(client, game6):

@@ -6,11 +6,12 @@ from dataclasses import replace
 from django.utils.translation import gettext
 
 from gameplay.qmg import Position
+from gameplay.qmg.cards import default_catalogue
 from gameplay.qmg.stepper import QmgStepper
-from gameplay.qmg.table import Cards, Table, new_table
+from gameplay.qmg.table import Cards, Table, is_face_down_play, new_table
 
 from tracker.core.log import effective_moves
-from tracker.core.models import Game
+from tracker.core.models import Event, Game, GameState
 from tracker.core.registry import GameAdapter
 
 from . import page, selectors
@@ -18,12 +19,22 @@ from .models import BoardVariant, CountryCards, Piece, QmgTable
 from .variants import check_patch
 
 
+PASS = "pass"  # the response window's pass (gameplay.qmg.table)
+ENGINE_KEYS = ("pending", "hold", "protected", "last", "gone")  # Table.engine_dict
+CARD_RULES = selectors.CARD_RULES
+CATALOGUE = default_catalogue()
+
+
 class QmgAdapter(GameAdapter):
     kind = Game.QMG
     partial_template = "qmg/_game.html"
 
     def stepper(self, game: Game) -> QmgStepper:
-        return QmgStepper(selectors.board_of(game), selectors.options_of(game))
+        return QmgStepper(selectors.board_of(game), selectors.options_of(game), legacy=self.legacy(game))
+
+    def legacy(self, game: Game) -> bool:
+        """A game created before the card engine keeps the old rules throughout (``selectors.legacy_rules``)."""
+        return selectors.legacy_rules(game)
 
     def start(self, game: Game, setup) -> tuple[Table, dict]:
         """``setup``: {"board_variant": a BoardVariant or None}."""
@@ -31,12 +42,13 @@ class QmgAdapter(GameAdapter):
         table = new_table(selectors.board_of(game), selectors.options_of(game))
         CountryCards.objects.bulk_create(
             CountryCards(game=game, country=c, deck=k.deck, hand=k.hand, discard=k.discard) for c, k in table.cards)
-        return table, {"options": game.options}
+        return table, {"options": game.options, "rules": CARD_RULES}
 
     def initial_state(self, game: Game, create) -> Table:
         return new_table(selectors.board_of(game), selectors.options_from(create.command.get("options") or {}))
 
     def load(self, game: Game) -> Table:
+        """The mirror models, plus the card engine's open steps kept as JSON (``GameState``)."""
         return selectors.table_of(game)
 
     def save(self, game: Game, old: Table | None, new: Table, events=None, event=None) -> None:
@@ -56,6 +68,7 @@ class QmgAdapter(GameAdapter):
                   "vp_axis": new.vp_axis, "vp_allies": new.vp_allies, "end_reason": new.end_reason or "",
                   "used": list(new.used), "window": new.window or "", "window_passes": new.window_passes,
                   "attack": new.attack}
+        GameState.objects.update_or_create(game=game, defaults={"state": new.engine_dict()})
         t = game.qmg
         if events is not None:
             fields["vp_rounds"] = self._vp_rounds(game, events)
@@ -74,15 +87,44 @@ class QmgAdapter(GameAdapter):
         table = self.initial_state(game, next(e for e in events if e.kind == "create"))
         per_round: dict[int, list[int]] = {}
         for e in done:
-            table = from_log.apply(table, e.command).state
+            try:
+                out = from_log.apply(table, e.command)
+            except ValueError:
+                break
+            if not out.ok:
+                break  # a log that no longer replays: the track stops here
+            table = out.state
             per_round[e.round] = [e.round, table.vp_axis, table.vp_allies]
         return [per_round[r] for r in sorted(per_round)]
+
+    def secret(self, command: dict) -> bool:
+        """Every command that handles a face-down response's identity is its owner's act, from the owner's
+        own phone (issue 12): putting one face down (``play_card``/``prepare`` of a response, a response played
+        by another card's text) and revealing one (``use_card``). The host's powers include neither; the log
+        of such a move names no hidden card."""
+        if not isinstance(command, dict):
+            return False
+        if is_face_down_play(command):
+            return True
+        card = CATALOGUE.get(command.get("card_id") or "") if command.get("type") == "use_card" else None
+        return card is not None and card.type == "response"
 
     def winner(self, state: Table) -> str | None:
         return state.winner
 
     def event_fields(self, game: Game, state: Table, command: dict) -> dict:
         return {"round": state.round, "phase": state.phase}
+
+    def commutes(self, command: dict, later: list) -> bool:
+        """Another country's «pass» that leaves the response window open changes nothing on the board or
+        in anyone's hand: a move sent before it still means what it meant (the engine checks it again all
+        the same). A pass that closed the window may have applied a removal held for the answer, so after
+        one the version guard stands."""
+        country = command.get("country")
+        if not all(e.kind == Event.MOVE and e.command.get("type") == PASS
+                   and e.country and e.country != country for e in later):
+            return False
+        return self.load(later[-1].game).window is not None  # still open: no pass since closed it
 
     def role_name(self, game: Game, role: str, lang: str) -> str:
         c = selectors.board_of(game).countries[role]
@@ -108,7 +150,10 @@ class QmgAdapter(GameAdapter):
         return {"board_variant": _variant_row(name, patch)}
 
     def start_imported(self, game: Game, setup, create_command: dict) -> tuple[Table, dict]:
-        return self.start(game, setup)
+        table, command = self.start(game, setup)
+        if isinstance(create_command, dict) and "rules" not in create_command:
+            command.pop("rules")  # a file from before the card engine: the game keeps the old rules
+        return table, command
 
     def comparable(self, game: Game, data) -> dict:
         """The table's JSON with pieces in a fixed order (the order of placement is not on the board)
@@ -116,6 +161,8 @@ class QmgAdapter(GameAdapter):
         d = {**data, "position": dict(data["position"])}
         d["position"]["pieces"] = sorted(d["position"]["pieces"], key=lambda p: (p["country"], p["kind"], p["space"]))
         d["position"].pop("statuses", None)
+        for key in ENGINE_KEYS:  # the card engine's part; a file from before it has none (see ``legacy``)
+            d.pop(key, None)
         return d
 
     def state_from_v1(self, fields: dict, doc: dict) -> dict:

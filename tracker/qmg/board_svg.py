@@ -70,7 +70,7 @@ TEXT = {
         "home": "Родной сектор: {country}", "army": "армия", "navy": "флот", "air": "авиация",
         "supplied": "снабжается", "unsupplied": "НЕТ СНАБЖЕНИЯ",
         "strait": "{strait} ({a} — {b}): открыт для {team}",
-        "team_for": {AXIS: "Оси", ALLIES: "союзников"}, "team": {AXIS: "Ось", ALLIES: "Союзники"},
+        "team_for": {AXIS: "Оси", ALLIES: "коалиции"}, "team": {AXIS: "Ось", ALLIES: "Коалиция"},
         "empty": "Фишек нет", "legend_unsupplied": "без снабжения", "legend_home": "родной сектор",
         "legend_star": "источник", "legend_strait": "пролив открыт для:",
     },
@@ -605,7 +605,7 @@ def _strait_marks(board: Board, lay: _Layout, straits: dict[str, str], strait_fa
     tied to its land space by a thin line; and its label (drawn last, above the spaces)."""
     t = TEXT[lang]
     c = lay.centre
-    strait_lines, strait_labels = [], []
+    strait_lines, strait_labels, placed = [], [], []
     for sid, s in board.straits.items():
         team = straits.get(sid, ALLIES)
         col = TEAM_COLOURS[team]
@@ -620,10 +620,47 @@ def _strait_marks(board: Board, lay: _Layout, straits: dict[str, str], strait_fa
             f'stroke-opacity="0.8" stroke-linecap="round"/>'
             f'<line x1="{_fmt(mx)}" y1="{_fmt(my)}" x2="{_fmt(lx)}" y2="{_fmt(ly)}" stroke="{col}" stroke-width="2" '
             f'stroke-dasharray="3 4" stroke-opacity="0.9"/></g>')
+        lines = (_name(s, lang), t["team"][team])  # two short lines fit between the boxes where one long did not
+        lx_, ly_ = _label_spot(lines, mx, my, c, placed)
         strait_labels.append(
-            f'<text class="strait-label" data-strait="{escape(sid)}" data-team="{team}" x="{_fmt(mx)}" y="{_fmt(my - 7)}" '
-            f'text-anchor="middle" fill="{col}">{escape(label)}</text>')
+            f'<text class="strait-label" data-strait="{escape(sid)}" data-team="{team}" x="{_fmt(lx_)}" y="{_fmt(ly_)}" '
+            f'text-anchor="middle" fill="{col}">{escape(lines[0])}'
+            f'<tspan x="{_fmt(lx_)}" dy="{LABEL_H}">{escape(lines[1])}</tspan></text>')
     return strait_lines, strait_labels
+
+
+LABEL_CHAR_W, LABEL_H = 7.2, 15  # a 12-unit bold label: width per character, height (SVG units)
+LABEL_OFFSETS = sorted(((dx, dy) for dx in range(-150, 151, 15) for dy in range(-97, 98, 9)),
+                       key=lambda o: abs(o[0]) + abs(o[1] + 7))  # nearest to the line's middle first
+
+
+def label_rect(lines, x: float, y: float) -> tuple[float, float, float, float]:
+    """The box a label of these lines covers, its first baseline at (x, y), centred on x."""
+    w = max(len(line) for line in lines) * LABEL_CHAR_W
+    return x - w / 2, y - LABEL_H + 3, x + w / 2, y + 3 + LABEL_H * (len(lines) - 1)
+
+
+def _label_spot(lines, mx: float, my: float, centres: dict, placed: list) -> tuple[float, float]:
+    """Where a strait's label goes: the spot near the middle of its line that covers the least of the
+    spaces' boxes (their names, home marks and pieces) and of the labels placed before it."""
+    near = 400  # only boxes that a candidate spot can reach
+    boxes = [(x - BOX_W / 2, y - BOX_H / 2, x + BOX_W / 2, y + BOX_H / 2) for x, y in centres.values()
+             if abs(x - mx) < near and abs(y - my) < near] + placed
+
+    def covered(x, y):
+        l, t, r, b = label_rect(lines, x, y)
+        return sum(max(0.0, min(r, R) - max(l, L)) * max(0.0, min(b, B) - max(t, T)) for L, T, R, B in boxes)
+
+    best, least = LABEL_OFFSETS[0], None
+    for dx, dy in LABEL_OFFSETS:  # nearest first: the first spot that covers nothing wins
+        c = covered(mx + dx, my + dy)
+        if least is None or c < least:
+            best, least = (dx, dy), c
+            if c == 0:
+                break
+    x, y = mx + best[0], my + best[1]
+    placed.append(label_rect(lines, x, y))
+    return x, y
 
 
 def _space_group(board: Board, sp: _SpaceStatic, pieces: list, airs: list[str], supply: SupplyReport,

@@ -100,6 +100,10 @@ class NewGameForm(forms.Form):
     air_united_states = forms.IntegerField(label=_("Air forces: United States"), min_value=0, max_value=9,
                                            required=False)
     reallocate = forms.BooleanField(label=_("Optional rule: Reallocate Resources"), required=False)
+    step_by_step = forms.BooleanField(
+        label=_("Step by step (teaching game)"), required=False,
+        help_text=_("Every step of a turn (supply, victory, discard, draw) gets its own tap instead of one "
+                    "«Finish the turn»."))
     board_variant = forms.ModelChoiceField(label=_("Board"), queryset=BoardVariant.objects.all(), required=False,
                                            empty_label=_("Standard board (1st edition)"))
 
@@ -277,6 +281,13 @@ class StepForm(VersionForm):
 
 class DiscardForm(VersionForm):
     n = forms.IntegerField(label=_("Cards discarded from hand"), min_value=0, max_value=99, initial=0)
+
+
+class FinishTurnForm(VersionForm):
+    """«Закончить ход»: the steps without a decision at once; ``n``: cards discarded in the discard step."""
+
+    n = forms.IntegerField(label=_("Cards to discard from hand in the discard step"), min_value=0, max_value=99,
+                           initial=0, required=False)
 
 
 class BoardVariantForm(forms.ModelForm):

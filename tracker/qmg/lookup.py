@@ -30,13 +30,38 @@ TYPE_NAMES = {
 def rules(request):
     query = (request.GET.get("q") or "").strip()[:200]
     lang = _lang()
-    hits = rulebook.search(query, limit=25) if query else []
-    context = {"query": query, "hits": [{"kind": h.kind, "id": h.id, "title": h.title(lang), "snippet": h.snippet}
-                                        for h in hits],
+    hits = rulebook.search(query, limit=40) if query else []
+    context = {"query": query, "hits": _distinct(hits, lang)[:25], "back_game": back_game(request),
                "entries": [] if query else [{"id": e.id, "title": e.title(lang), "dispute": e.dispute}
                                             for e in rulebook.load_rules()]}
     template = "lookup/_results.html" if request.htmx else "lookup/rules.html"
     return render(request, template, context)
+
+
+def _distinct(hits, lang) -> list[dict]:
+    """Hits with one line per title: the same card in several decks («Атака на море» is in five) is
+    shown once, with how many decks hold it."""
+    rows, seen = [], {}
+    for h in hits:
+        title = h.title(lang)
+        key = (h.kind, title.casefold())
+        if key in seen:
+            seen[key]["decks"] += 1
+            continue
+        seen[key] = {"kind": h.kind, "id": h.id, "title": title, "snippet": h.snippet, "decks": 1}
+        rows.append(seen[key])
+    return rows
+
+
+LAST_GAME = "last_game"
+
+
+def back_game(request) -> Game | None:
+    """The game this browser last had open (and still has a link to): rule pages link back to it."""
+    pk = request.session.get(LAST_GAME)
+    if not isinstance(pk, int) or pk not in access.known_games(request):
+        return None
+    return Game.objects.filter(pk=pk).only("id", "name", "kind").first()
 
 
 @require_GET
@@ -46,7 +71,7 @@ def rule(request, rule_id):
         raise Http404(rule_id)
     lang = _lang()
     related = [_item(x, lang) for x in rulebook.related(rule_id)]
-    return render(request, "lookup/rule.html", {"entry": entry, "title": entry.title(lang),
+    return render(request, "lookup/rule.html", {"entry": entry, "title": entry.title(lang), "back_game": back_game(request),
                                                 "text": entry.text(lang), "related": related})
 
 
@@ -62,7 +87,7 @@ def card(request, card_id):
         "summary": c.summary_en if lang == "en" else c.summary_ru,
         "country": board.countries[c.country].en if lang == "en" else board.countries[c.country].ru,
         "type": TYPE_NAMES.get(c.type, c.type),
-        "related": [_item(x, lang) for x in rulebook.related(card_id)],
+        "related": [_item(x, lang) for x in rulebook.related(card_id)], "back_game": back_game(request),
     })
 
 

@@ -2,14 +2,20 @@
 become commands. The shared shell, the answer and the write path are the core's."""
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import replace
 
+from django.core.cache import cache
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
 from gameplay.qmg import compute_supply, victory_step
 from gameplay.qmg.air import air_prompts
-from gameplay.qmg.table import CARD_TYPE_NAMES, PHASE_NAMES, draw_count, reminders, turn_context
+from gameplay.qmg.autoturn import finish_turn
+from gameplay.qmg.table import (
+    CARD_TYPE_NAMES, PHASE_NAMES, draw_count, face_down_refusal, is_face_down_play, piece_names, reminders,
+    turn_context,
+)
 
 from tracker.core.commands import BadInput, Parsed
 from tracker.core.models import Event, PrivateNote
@@ -17,10 +23,11 @@ from tracker.core.selectors import recent_events
 from tracker.language import lang as _lang
 
 from . import selectors
+from .cardsteps import CardStepForm, card_steps, free_steps_allowed
 from .board_svg import render_board_svg, space_rows
 from .charts import vp_chart_svg
 from .forms import (
-    CATALOGUE, AirForm, DiscardForm, NoteForm, PassForm, PlayCardForm, ReallocateForm, StepForm, UseCardForm,
+    CATALOGUE, AirForm, DiscardForm, FinishTurnForm, NoteForm, PassForm, PlayCardForm, ReallocateForm, StepForm, UseCardForm,
     VersionForm, card_name,
 )
 
@@ -36,8 +43,6 @@ def countries_of(actor, board) -> tuple[str, ...]:
 def context(request, game, actor, table, keep=None) -> dict:
     lang = _lang()
     board = selectors.board_of(game)
-    supply = compute_supply(board, table.position, turn_context(table))
-    events = recent_events(game)
     active = table.active(board)
     mine = countries_of(actor, board)
     i = 1 if lang == "en" else 0
@@ -50,28 +55,53 @@ def context(request, game, actor, table, keep=None) -> dict:
         "phase_name": PHASE_NAMES[table.phase][i],
         "played_name": CARD_TYPE_NAMES[table.played][i] if table.played else "",
         "my_turn": active in mine, "can_write": actor.can_write and not table.finished,
-        "reminders": [r.text(lang) for r in reminders(board, table, supply)],
-        "unsupplied": [board.spaces[p.space].en if lang == "en" else board.spaces[p.space].ru
-                       for p in supply.unsupplied_of(active)],
-        "countries": [{"id": cid, "name": (board.countries[cid].ru, board.countries[cid].en)[i],
-                       "team": board.countries[cid].team, "cards": k, "active": cid == active}
-                      for cid, k in table.cards],
-        "vp_chart": vp_chart_svg(selectors.vp_series(game), board.rounds,
-                                 labels=(_("Axis"), _("Allies")), title=_("Victory points by round")),
+        "waiting_for": "" if active in mine or table.finished else (c.ru, c.en)[i],
+        "step_by_step": bool((game.options or {}).get("step_by_step")),
+        "finish_form": FinishTurnForm(initial=initial),
         "play_form": forms.get("play") or PlayCardForm(initial=initial, board=board, country=active),
         "step_form": forms.get("step") or StepForm(initial={**initial, "country": active if active in mine else None},
                                                    countries=mine or board.turn_order, board=board),
         "discard_form": forms.get("discard") or DiscardForm(initial=initial),
         "version_form": VersionForm(initial=initial),
     }
-    ctx.update(_cards_context(game, table, board, actor, events, mine, lang, forms, initial))
+    supply = _once(lambda: compute_supply(board, table.position, turn_context(table)))
+    ctx.update(_public(game, table, board, supply, lang))
+    ctx.update(_cards_context(game, table, board, actor, _once(lambda: recent_events(game)), mine, lang, forms,
+                              initial))
+    ctx["usable_now"] = ctx["window_mine"] or any(
+        table.cards_of(cid).statuses or table.cards_of(cid).responses for cid in mine)
+    ctx["card_steps"] = card_steps(board, table, mine, lang)  # the engine's open card step, one tap per choice
+    ctx["free_steps"] = free_steps_allowed(table, selectors.legacy_rules(game))  # only where the engine accepts one
     if table.options.air_marshal:
-        ctx.update(_air_context(table, board, supply, mine, lang, initial))
-    v = victory_step(board, table.position, active, supply)
-    ctx["victory_preview"] = {"points": v.points, "lines": v.detail(lang)}
-    ctx["draw_preview"] = draw_count(table, active)
+        ctx.update(_air_context(table, board, supply(), mine, lang, initial))
     ctx.update(_board_context(board, table, supply, lang))
     return ctx
+
+
+def _public(game, table, board, supply, lang) -> dict:
+    """What every viewer of this game version sees alike (reminders, pieces leaving, the cards table,
+    the VP chart, the victory preview): computed once per version and language, shared by the six
+    phones that refresh after every move (the default cache, per server process)."""
+    key = f"qmg:public:{game.pk}:{game.spectator_token}:{game.version}:{lang}"
+    public = cache.get(key)
+    if public is not None:
+        return public
+    i = 1 if lang == "en" else 0
+    active = table.active(board)
+    v = victory_step(board, table.position, active, supply())
+    public = {
+        "reminders": [r.text(lang) for r in reminders(board, table, supply())],
+        "unsupplied": [piece_names(board, [p])[i] for p in supply().unsupplied_of(active)],  # kind, whose, where
+        "countries": [{"id": cid, "name": (board.countries[cid].ru, board.countries[cid].en)[i],
+                       "team": board.countries[cid].team, "cards": k, "active": cid == active}
+                      for cid, k in table.cards],
+        "vp_chart": vp_chart_svg(selectors.vp_series(game), board.rounds,
+                                 labels=(_("Axis"), _("Allies")), title=_("Victory points by round")),
+        "victory_preview": {"points": v.points, "lines": v.detail(lang)},
+        "draw_preview": draw_count(table, active),
+    }
+    cache.set(key, public, 600)
+    return public
 
 
 def _cards_context(game, table, board, actor, events, mine, lang, forms, initial) -> dict:
@@ -87,33 +117,54 @@ def _cards_context(game, table, board, actor, events, mine, lang, forms, initial
     notes = []
     if actor.seat is not None:
         notes = list(PrivateNote.objects.filter(game=game, seat=actor.seat, active=True).order_by("id"))
+        notes += _unrevealed(game, actor.seat)  # a reveal undone: that response is face down again
     private_responses = [{"country": n.country, "name": card_name(CATALOGUE.get(n.card_id), lang)}
                          for n in notes if n.kind == PrivateNote.RESPONSE and CATALOGUE.get(n.card_id)]
     hand_notes = {n.country: n.text for n in notes if n.kind == PrivateNote.HAND}
-    usable = []  # names for the use-card datalist: own statuses in play and own response cards
-    for cid in mine:
-        k = table.cards_of(cid)
-        usable += [card_name(CATALOGUE.get(x), lang) for x in k.statuses if CATALOGUE.get(x)]
-        usable += [card_name(c, lang) for c in CATALOGUE.by_country(cid) if c.type == "response"]
+    def usable():  # names for the use-card datalist: own statuses in play and own response cards
+        names = []
+        for cid in mine:
+            k = table.cards_of(cid)
+            names += [card_name(CATALOGUE.get(x), lang) for x in k.statuses if CATALOGUE.get(x)]
+            names += [card_name(c, lang) for c in CATALOGUE.by_country(cid) if c.type == "response"]
+        return sorted(set(names))
     my_team_countries = [c for c in mine if board.countries[c].team == table.window] if table.window else []
     return {
+        # what a template shows only in some states is computed when (and if) it is shown
         "public_cards": public,
-        "deck_cards": [card_name(c, lang) for c in CATALOGUE.by_country(active)],
-        "usable_cards": sorted(set(usable)),
+        "deck_cards": _once(lambda: [(card_name(c, lang), c.type) for c in CATALOGUE.by_country(active)]),
+        "usable_cards": _once(usable),
         "private_responses": private_responses,
         "hand_notes": hand_notes,
-        "played_card": _played_card(table, board, events, lang),
+        "played_card": _played_card(table, board, events, lang),  # events: computed on first use
         "window_team": team_names.get(table.window, ""),
         "window_mine": bool(my_team_countries),
-        "use_form": forms.get("use") or UseCardForm(initial={**initial, "country": (mine or [None])[0]},
-                                                    countries=mine or board.turn_order),
-        "pass_form": PassForm(initial={**initial, "country": (my_team_countries or [None])[0]},
-                              countries=my_team_countries or board.turn_order),
+        "use_form": _once(lambda: forms.get("use") or UseCardForm(
+            initial={**initial, "country": (mine or [None])[0]}, countries=mine or board.turn_order)),
+        "pass_form": _once(lambda: PassForm(initial={**initial, "country": (my_team_countries or [None])[0]},
+                                            countries=my_team_countries or board.turn_order)),
         "reallocate_form": ReallocateForm(initial=initial) if table.options.reallocate else None,
-        "note_form": NoteForm(countries=mine or board.turn_order,
-                              initial={"country": (mine or [None])[0],
-                                       "text": hand_notes.get((mine or [None])[0], "")}),
+        "note_form": _once(lambda: NoteForm(countries=mine or board.turn_order,
+                                            initial={"country": (mine or [None])[0],
+                                                     "text": hand_notes.get((mine or [None])[0], "")})),
     }
+
+
+def _unrevealed(game, seat) -> list:
+    """This seat's responses whose reveal is no longer in effect (undone): back in its private list."""
+    hidden = list(PrivateNote.objects.filter(game=game, seat=seat, active=False, kind=PrivateNote.RESPONSE))
+    if not hidden:
+        return []
+    revealed = Counter((e.command.get("country"), e.command.get("card_id"))
+                       for e in Event.objects.filter(game=game, kind=Event.MOVE, seq__in=game.done_moves or [])
+                       if e.command.get("type") == "use_card")
+    back = []
+    for n in hidden:
+        if revealed[(n.country, n.card_id)]:
+            revealed[(n.country, n.card_id)] -= 1
+        else:
+            back.append(n)
+    return back
 
 
 def _played_card(table, board, events, lang) -> dict | None:
@@ -121,7 +172,7 @@ def _played_card(table, board, events, lang) -> dict | None:
     if not table.played:
         return None
     active = table.active(board)
-    for e in reversed(events):
+    for e in reversed(events()):
         if e.kind == Event.MOVE and e.command.get("type") == "play_card" and e.round == table.round \
                 and e.country == active:
             card = CATALOGUE.get(e.command.get("card_id") or "")
@@ -147,6 +198,9 @@ def _air_context(table, board, supply, mine, lang, initial) -> dict:
         "form": AirForm(initial=initial, board=board, countries=mine or board.turn_order)}}
 
 
+PIECE_WORDS = {"army": lambda: _("an army"), "navy": lambda: _("a navy"), "air": lambda: _("an air force")}
+
+
 def _guided_steps(card, board, lang) -> list[dict]:
     """The card's effects as steps: what to enter next, with the rule each one follows."""
     steps = []
@@ -154,29 +208,31 @@ def _guided_steps(card, board, lang) -> list[dict]:
         spaces = e.get("spaces") or ((e.get("space"),) if e.get("space") else ())
         names = ", ".join((board.spaces[x].en if lang == "en" else board.spaces[x].ru)
                           for x in spaces if x in board.spaces)
-        piece = e.get("piece") or ""
+        piece = PIECE_WORDS.get(e.get("piece") or "", lambda: _("a piece"))()
         text = {
             "build": _("Build %(piece)s (needs supply)") % {"piece": piece},
             "recruit": _("Recruit %(piece)s (ignores supply)") % {"piece": piece},
-            "battle": _("Battle (%(domain)s): needs an adjacent supplied piece") % {"domain": e.get("domain", "")},
+            "battle": (_("Land battle: needs an adjacent supplied piece") if e.get("domain") == "land" else
+                       _("Sea battle: needs an adjacent supplied piece") if e.get("domain") == "sea" else
+                       _("Battle: needs an adjacent supplied piece")),
             "eliminate": _("Eliminate %(piece)s (no conditions)") % {"piece": piece},
             "discard_from_deck": _("A deck discards %(n)s card(s)") % {"n": e.get("count", "")},
             "vp_immediate": _("Victory points at once (added automatically)"),
             "manual": _("Apply by hand as the card says"),
-        }.get(e.kind, _("Card effect: %(kind)s") % {"kind": e.kind})
+        }.get(e.kind, _("Apply by hand as the card says"))  # never the effect's internal name
         if names:
             text += f" — {names}"
         steps.append({"kind": e.kind, "text": text})
     return steps
 
 
-def _board_context(board, table, supply, lang) -> dict:
+def _board_context(board, table, supply, lang) -> dict:  # supply: a callable, computed on first use
     ground = replace(table.position, pieces=tuple(p for p in table.position.pieces if p.kind != "air"))
     air = [(p.country, p.space) for p in table.position.pieces if p.kind == "air"]
     # computed only when the template's cached map fragment is missing (a template calls callables);
     # render_board_svg escapes every name it inserts
-    return {"board_svg": _once(lambda: mark_safe(render_board_svg(board, ground, supply, lang=lang, air=air))),
-            "space_rows": _once(lambda: space_rows(board, ground, supply, lang=lang))}
+    return {"board_svg": _once(lambda: mark_safe(render_board_svg(board, ground, supply(), lang=lang, air=air))),
+            "space_rows": _once(lambda: space_rows(board, ground, supply(), lang=lang))}
 
 
 def _once(compute):
@@ -200,7 +256,8 @@ FORMS = {"play_card": ("play", PlayCardForm), "step": ("step", StepForm), "disca
          "draw": (None, VersionForm), "use_card": ("use", UseCardForm), "pass": (None, PassForm),
          "reallocate": (None, ReallocateForm), "deploy_air": (None, AirForm), "move_air": (None, AirForm),
          "end_air": (None, VersionForm), "air_retreat": (None, AirForm), "air_defence": (None, AirForm),
-         "air_strike": (None, AirForm), "bolster": (None, AirForm)}
+         "air_strike": (None, AirForm), "bolster": (None, AirForm), "finish_turn": (None, FinishTurnForm),
+         "card_step": (None, CardStepForm), "skip": (None, PassForm)}
 COMMAND_FIELDS = ("card_type", "card_id", "space", "from_space", "target_country", "kind", "n", "country", "action",
                   "name")
 
@@ -221,21 +278,59 @@ def parse(request, game, actor, current) -> Parsed:
     if not form.is_valid():
         raise BadInput("; ".join(f"{e}" for errs in form.errors.values() for e in errs), keep)
     data = form.cleaned_data
-    command = {"type": kind}
+    if kind == "finish_turn":
+        return _finish_turn(game, data, current)
+    command = {"type": "step" if kind == "card_step" else kind}
     for name in COMMAND_FIELDS:
         value = data.get(name)
         if value not in (None, ""):
             command[name] = value
     secret = None
-    if kind == "play_card" and data.get("card_type") == "response" and command.pop("card_id", None):
-        secret = data["card_id"]  # a face-down response: its identity never enters the public log
+    if is_face_down_play(command) and command.get("card_id"):
+        secret = command.pop("card_id")  # a face-down response: its identity never enters the public log
+        card = CATALOGUE.get(secret)
+        if kind == "card_step" and (card is None or card.type != "response" or card.country != command["country"]):
+            raise BadInput(_("Unknown card."), keep)
+    if kind == "use_card":
+        _check_face_down(game, actor, command, current, keep)
     return Parsed(command, data["version"], secret=secret, keep=keep)
+
+
+def _check_face_down(game, actor, command, current, keep) -> None:
+    """A reveal by the owner's own seat: the response must be among the owner's face-down cards (the
+    owner's private list, the same engine check as ``qmg_play``). Another seat or the host is refused by
+    the core before anything is looked up (``QmgAdapter.secret``), so nothing leaks here."""
+    country = command.get("country")
+    if actor.seat is None or country not in actor.seat.countries:
+        return
+    notes = list(PrivateNote.objects.filter(game=game, country=country, kind=PrivateNote.RESPONSE, active=True))
+    notes += [n for n in _unrevealed(game, actor.seat) if n.country == country]  # a reveal undone: face down again
+    reason = face_down_refusal(current(), country, command.get("card_id"), [n.card_id for n in notes if n.card_id])
+    if reason is not None:
+        raise BadInput(reason.text(_lang()), keep, status=422)
+
+
+def _finish_turn(game, data, current) -> Parsed:
+    """«Закончить ход»: the engine plans the steps that need no decision; the core submits them one
+    after another (each its own event, each undoable)."""
+    plan = finish_turn(selectors.board_of(game), current(), data.get("n") or 0)
+    if not plan.commands:
+        raise BadInput(plan.stop.text(_lang()) if plan.stop else _("Nothing to finish."), status=422)
+    return Parsed(plan.commands[0], data["version"], then=plan.commands[1:], stop=plan.stop)
 
 
 def after_submit(game, actor, parsed: Parsed, result) -> None:
     """Keep a face-down response's identity for its owner; a revealed one stops being private."""
     command = result.event.command
     country = command.get("country") or result.event.country
+    target = command.get("target_country")
+    left = game.country_cards.filter(country=target).values_list("responses", flat=True).first() \
+        if command.get("type") == "step" and target else None
+    if left == 0:
+        # a face-down response discarded blind (Blue Division, Magic): with none left, the list is empty too
+        # (deleted, not made inactive: an inactive note without its reveal reads as an undone reveal; an undo
+        # of the discard brings the count back, and an unnamed face-down card may be revealed as any response)
+        PrivateNote.objects.filter(game=game, country=target, kind=PrivateNote.RESPONSE, active=True).delete()
     owner = actor.seat if actor.seat and country in actor.seat.countries else \
         next((s for s in game.seats.all() if country in s.countries), None)
     if owner is None:

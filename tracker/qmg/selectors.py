@@ -3,13 +3,32 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-import yaml
+from django.utils.translation import gettext as _
 
 from gameplay.qmg import Board, Piece, Position, load_board
-from gameplay.qmg.board import build_board, resolve_patch
 from gameplay.qmg.table import Cards, Options, Table, named_statuses
 
-from tracker.core.models import Game
+from tracker.core.models import Event, Game, GameState
+from tracker.core.registry import Unavailable
+
+from .variants import PatchError, check_patch
+
+
+CARD_RULES = 2  # the create event's "rules": games played with the card engine (issue 12); none: the old rules
+
+
+def legacy_rules(game: Game) -> bool:
+    """Was the game created before the card engine? Its create event then lacks ``rules``, and the whole
+    game — replay and new moves alike — keeps the old rules (free card steps), so a stored game replays to
+    the position it was stored with. Decided per game, never per command."""
+    cached = getattr(game, "_qmg_legacy", None)
+    if cached is not None:
+        return cached
+    create = Event.objects.filter(game=game, kind=Event.CREATE).values_list("command", flat=True).first()
+    if create is None:  # being created or imported: the card engine's until its log says otherwise
+        return False
+    game._qmg_legacy = not (isinstance(create, dict) and create.get("rules") == CARD_RULES)
+    return game._qmg_legacy
 
 
 def board_of(game: Game) -> Board:
@@ -21,7 +40,13 @@ def board_of(game: Game) -> Board:
 
 @lru_cache(maxsize=32)
 def _variant_board(variant_id: int, patch: str) -> Board:
-    return build_board(resolve_patch(yaml.safe_load(patch)))
+    """The variant's board, checked as a new patch is (a variant stored before the current bounds, or
+    edited in the database, is refused with the reason instead of costing every page view)."""
+    try:
+        return check_patch(patch).board
+    except PatchError as exc:
+        raise Unavailable(_("This game's board variant can no longer be used: %(error)s The host can "
+                            "correct the variant on the boards page and start a new game on it.") % {"error": exc}) from None
 
 
 def options_of(game: Game) -> Options:
@@ -52,7 +77,7 @@ def table_of(game: Game, board: Board | None = None) -> Table:
         vp_axis=t.vp_axis, vp_allies=t.vp_allies, winner=game.winner or None,
         end_reason=t.end_reason or None, options=options_of(game), used=tuple(t.used or ()),
         window=t.window or None, window_passes=t.window_passes, attack=t.attack,
-    )
+    ).with_engine(GameState.objects.filter(game=game).values_list("state", flat=True).first())
 
 
 def canonical(table: Table) -> dict:

@@ -14,6 +14,7 @@ from tracker.core.models import Game, PrivateNote
 
 from .forms import BoardVariantForm, NewGameForm, NoteForm
 from .models import BoardVariant
+from .variants import MAX_PATCH
 
 CREATED = ("Игра создана: по армии в каждом домашнем секторе, на руке по 7 карт.",
            "Game created: one army in every home space, 7 cards in every hand.")
@@ -30,7 +31,7 @@ def home(request):
         d = form.cleaned_data
         game = create_game(d["name"], d["seats"],
                            {"early_victory": d["early_victory"], "reallocate": d["reallocate"],
-                            "air_marshal": d["air_marshal"],
+                            "air_marshal": d["air_marshal"], "step_by_step": d["step_by_step"],
                             **({"air_forces": d["air_forces"]} if d["air_marshal"] else {})},
                            d["board_variant"])
         access.grant(request, game, "host", game.host_token)
@@ -58,6 +59,9 @@ def boards(request):
             for problem in form.problems:
                 messages.warning(request, _("It contradicts the rulebook: %(problem)s") % {"problem": problem})
             return redirect("boards")
+    if form.is_bound and len(form.data.get("patch", "")) > MAX_PATCH:
+        form.data = form.data.copy()
+        form.data["patch"] = ""  # not echoed back: a text over the bound would only make the answer as large
     return render(request, "boards.html", {"form": form, "variants": BoardVariant.objects.order_by("name")},
                   status=_form_status(form))
 

@@ -1,0 +1,91 @@
+"""Issue 12 in a real browser: a protecting response played from the defender's phone.
+
+The game is brought to round 3 through the engine's write path (the same ``log.submit`` the web
+forms call); then Germany's phone attacks Ukraine, the removal waits for the Allies' answer, and the
+Allies' phone reveals «Сталинград»: the Soviet army stays."""
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from gameplay.qmg.seating import DEFAULT_SEATING
+from tracker.core import log
+from tracker.models import Game, Piece, PrivateNote
+from tracker.qmg.views import create_game
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+HOST = log.Actor(is_host=True)
+TURN_END = [{"type": "end_play"}, {"type": "supply"}, {"type": "score"}, {"type": "discard", "n": 0},
+            {"type": "draw"}]
+
+
+def submit(game, command, actor=HOST):
+    game.refresh_from_db()
+    result = log.submit(game.pk, game.version, actor, command)
+    assert result.applied, (command, result.reason)
+    return result
+
+
+def turn(game, play, answer=()):
+    submit(game, play)
+    for country in answer:  # the opponents hold a face-down response: the window is passed through
+        submit(game, {"type": "pass", "country": country})
+    for cmd in TURN_END:
+        submit(game, cmd)
+
+
+def test_stalingrad_revealed_from_the_defenders_phone(live_server, new_context, shot):
+    game = create_game("Сталинград", list(zip(["Ось", "Союзники"], DEFAULT_SEATING[2])), {"step_by_step": True})
+    discard = {"type": "play_card", "card_type": "discard_unused"}
+    # round 1: Germany builds in Eastern Europe; the USSR plays Stalingrad face down
+    turn(game, {"type": "play_card", "card_type": "build_army", "space": "eastern_europe"})
+    turn(game, discard)
+    turn(game, discard)
+    allies_seat = next(s for s in game.seats.all() if "soviet_union" in s.countries)
+    # a face-down card is its own seat's act (the host may not play it for them)
+    submit(game, {"type": "play_card", "card_type": "response", "country": "soviet_union"}, log.Actor(seat=allies_seat))
+    PrivateNote.objects.create(game=game, seat=allies_seat, country="soviet_union", kind=PrivateNote.RESPONSE,
+                               card_id="su_stalingrad")  # what the owner's phone records on play (page.after_submit)
+    submit(game, {"type": "pass", "country": "germany"})
+    submit(game, {"type": "pass", "country": "united_kingdom"})
+    for cmd in TURN_END:
+        submit(game, cmd)
+    turn(game, discard, answer=("united_kingdom", "italy"))
+    turn(game, discard)
+    # round 2: the USSR builds an army in Ukraine
+    turn(game, discard, answer=("united_kingdom", "germany"))
+    turn(game, discard)
+    turn(game, discard, answer=("united_kingdom", "japan"))
+    turn(game, {"type": "play_card", "card_type": "build_army", "space": "ukraine"})
+    turn(game, discard, answer=("united_kingdom", "italy"))
+    turn(game, discard)
+    game.refresh_from_db()
+    assert Piece.objects.filter(game=game, country="soviet_union", space="ukraine").exists()
+
+    links = {s.number: s for s in game.seats.all()}
+    axis = new_context().new_page()
+    axis.goto(live_server.url + f"/join/{links[1].token}/")
+    allies = new_context().new_page()
+    allies.goto(live_server.url + f"/join/{links[2].token}/")
+
+    # Germany's phone: a land battle on Ukraine
+    axis.select_option("select[name=card_type]", "land_battle")
+    axis.select_option("section.stepper select[name=space]", "ukraine")
+    axis.locator("section.stepper button[type=submit]", has_text=re.compile("Сыграть|Play")).first.click()
+    expect(axis.locator(".flash-success")).to_contain_text("ждёт ответа")
+    assert Piece.objects.filter(game=game, country="soviet_union", space="ukraine").exists()
+
+    # the defender's phone: the window is the Allies'; reveal Stalingrad
+    expect(allies.locator("section.card.window")).to_be_visible()
+    use = allies.locator("details.use-card")
+    if use.get_attribute("open") is None:
+        use.locator("summary").click()
+    use.locator("select[name=country]").select_option("soviet_union")
+    use.locator("input[name=card]").fill("Сталинград")
+    use.locator("button[type=submit]").click()
+    expect(allies.locator(".flash-success")).to_contain_text("Сталинград")
+    shot(allies, "qmg-cards-01-stalingrad")
+    game = Game.objects.get(pk=game.pk)
+    assert Piece.objects.filter(game=game, country="soviet_union", space="ukraine").exists()
+    assert game.country_cards.get(country="soviet_union").responses == 0
