@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import threading
 import time
+import tracemalloc
 
 from django import forms as djforms
 from django.db import connections
@@ -50,3 +51,19 @@ def fire(n, work, report: bool = False) -> list:
         print(f"\n  {n} threads at once: {(time.perf_counter() - start) * 1000:.1f} ms")
     assert not errors, errors
     return results
+
+
+def measured(label: str, fn, *args, **kwargs):
+    """``fn(*args, **kwargs)``'s result, with its status, time and peak of Python memory printed
+    (``pytest -s``); the seconds it took are in ``measured.last``."""
+    tracemalloc.start()
+    t0 = time.perf_counter()
+    try:
+        result = fn(*args, **kwargs)
+    finally:
+        took = time.perf_counter() - t0
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+    measured.last = took
+    print(f"\n  {label}: {getattr(result, 'status_code', '-')} in {took * 1000:.1f} ms, peak {peak / 1e6:.2f} MB")
+    return result

@@ -2,8 +2,6 @@
 
 Each over-limit request is answered quickly with a 4xx or a form error, and nothing is created or
 changed. The time each takes is printed (``pytest -s``); only a generous sanity bound is asserted."""
-import time
-import tracemalloc
 
 import pytest
 from django.test import Client
@@ -11,7 +9,7 @@ from django.urls import reverse
 
 from gameplay.fog_of_war.limits import MAX_CARDS, MAX_MAP_TEXT, MAX_NEIGHBOURS, MAX_PROVINCES
 from gameplay.generalissimus.state import MAX_UNITS
-from tests.tracker.helpers import initial_data
+from tests.tracker.helpers import initial_data, measured
 from tracker.core import log
 from tracker.fog_of_war.forms import NewFogGameForm
 from tracker.generalissimus.forms import MAX_JSON_TEXT, NewBattleForm
@@ -25,16 +23,8 @@ SANITY = 2.0  # seconds: far above what a bounded request takes, far below the u
 
 def timed(label, fn, *args, **kwargs):
     """The response, with its status, time and peak of Python memory printed (``pytest -s``)."""
-    tracemalloc.start()
-    t0 = time.perf_counter()
-    try:
-        r = fn(*args, **kwargs)
-    finally:
-        took = time.perf_counter() - t0
-        peak = tracemalloc.get_traced_memory()[1]
-        tracemalloc.stop()
-    print(f"\n{label}: {r.status_code} in {took * 1000:.1f} ms, peak {peak / 1e6:.2f} MB")
-    assert took < SANITY, (label, took)
+    r = measured(label, fn, *args, **kwargs)
+    assert measured.last < SANITY, (label, measured.last)
     return r
 
 

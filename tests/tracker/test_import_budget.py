@@ -4,8 +4,6 @@ what each formerly unbounded request costs now (time and peak Python memory, bes
 from __future__ import annotations
 
 import copy
-import time
-import tracemalloc
 
 import pytest
 from django.core.cache import caches
@@ -14,25 +12,12 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
+from tests.tracker.helpers import measured
 from tests.tracker.test_transfer import HOST, new_game, row_counts
 from tracker.core import limits, log, transfer
 from tracker.models import Game
 
 pytestmark = pytest.mark.django_db
-
-
-def measured(label, fn, *args, **kwargs):
-    tracemalloc.start()
-    t0 = time.perf_counter()
-    try:
-        r = fn(*args, **kwargs)
-    finally:
-        took = time.perf_counter() - t0
-        peak = tracemalloc.get_traced_memory()[1]
-        tracemalloc.stop()
-    status = getattr(r, "status_code", "-")
-    print(f"\n  {label}: {status} in {took * 1000:.1f} ms, peak {peak / 1e6:.2f} MB")
-    return r
 
 
 QMG_FORM = {"players": 2, "default_seating": "on", "seat_germany": 1, "seat_united_kingdom": 2, "seat_japan": 1,
