@@ -148,9 +148,16 @@ def compile_card(board: Board, position: Position, card: Card, by: str, last: di
                 steps.append({"card": card.id, "kind": "discard", "by": by, "targets": [target], "n": count,
                               "optional": False, "left": 1})
             elif hasattr(target, "get") and target.get("each_of"):
+                alt = e.get("alternative")
                 for t in target["each_of"]:
-                    steps.append({"card": card.id, "kind": "discard", "by": by, "targets": [t], "n": count,
-                                  "optional": False, "left": 1})
+                    step = {"card": card.id, "kind": "discard", "by": by, "targets": [t], "n": count,
+                            "optional": False, "left": 1}
+                    if alt and alt.get("kind") == "eliminate" and alt.get("country") == "target":
+                        # «Мальтийские субмарины»: the target itself chooses — the discard, or one of its own
+                        # pieces removed where the card says (with none there, the discard is applied at once)
+                        step.update(by=t, player=by, alternative={"piece": alt.get("piece", NAVY),
+                                                                  "spaces": list(alt.get("spaces") or ())})
+                    steps.append(step)
             elif hasattr(target, "get") and target.get("choice_of"):
                 steps.append({"card": card.id, "kind": "discard", "by": by, "targets": list(target["choice_of"]),
                               "n": count, "optional": False, "left": 1})
@@ -233,6 +240,15 @@ def targets(board: Board, position: Position, step: dict, protected: Iterable[di
     """Every legal choice of ``step`` now: [{"space": …, "country": …, "kind": …, "action": …}, …]."""
     out: list[dict] = []
     kind = step["kind"]
+    if kind == "discard" and step.get("alternative"):
+        alt = step["alternative"]
+        shielded = {(p["country"], p["kind"], p["space"]) for p in protected}
+        kinds = (ARMY, NAVY) if alt["piece"] == "any" else (alt["piece"],)
+        own = [{"action": "eliminate", "space": p.space, "country": p.country, "kind": p.kind}
+               for p in position.pieces if p.country == step["by"] and p.kind in kinds
+               and p.space in (alt.get("spaces") or board.spaces) and (p.country, p.kind, p.space) not in shielded]
+        return [{"target_country": t} for t in step.get("targets") or ()] + sorted(
+            own, key=lambda t: (t["space"], t["kind"]))[:MAX_CANDIDATES]
     if kind in ("discard", "discard_status", "discard_response"):
         return [{"target_country": t} for t in step.get("targets") or ()]
     if kind in ("manual", "play_from"):
@@ -313,6 +329,19 @@ def describe(board: Board, step: dict, lang: str = "ru") -> str:
           "discard_response": "discard an opponent's response", "manual": "apply as the card says",
           "play_from": "play a card ({})".format({"own_deck": "from the deck", "own_discard": "from the discard pile",
                                                  "hand": "from the hand"}.get(step.get("source"), ""))}.get(kind, kind)
+    if kind == "discard" and step.get("alternative"):  # «Мальтийские субмарины»: the target's own choice
+        alt = step["alternative"]
+        alt_spaces = [board.spaces[s] for s in alt.get("spaces") or () if s in board.spaces]
+        ru = (f"сбросить {step.get('n', 1)} верхние карты своей колоды или убрать "
+              f"{'свой флот' if alt.get('piece') == NAVY else 'свою армию'}"
+              + (" из сектора «" + "», «".join(x.ru for x in alt_spaces) + "»" if alt_spaces else ""))
+        en = (f"discard the top {step.get('n', 1)} cards of your deck or remove one of your "
+              f"{'navies' if alt.get('piece') == NAVY else 'armies'}"
+              + (" from " + ", ".join(x.en for x in alt_spaces) if alt_spaces else ""))
+    if kind == "discard_status" and step.get("responses"):  # «Мэджик»: a status or a face-down response
+        whose = [board.countries[t] for t in step.get("targets") or () if t in board.countries]
+        ru = ("сбросить статус или закрытую карту ответа страны " + ", ".join(c.ru for c in whose)).strip()
+        en = ("discard a status or a face-down response of " + ", ".join(c.en for c in whose)).strip()
     may_ru, may_en = (" (можно пропустить)", " (may be skipped)") if step.get("optional") else ("", "")
     if lang == "en":
         return f"{title}: {en}{where}{may_en}"

@@ -176,8 +176,8 @@ TEMPLATES: dict[str, tuple[str, str]] = {
     ),
     # --- reminders ---------------------------------------------------------------------------
     "reminder.recruit_unsupplied": (
-        "Нанятая фишка не снабжается и будет убрана в вашей следующей фазе снабжения.",
-        "The recruited piece is unsupplied and will be removed in your next supply step.",
+        "Нанятая фишка не снабжается и будет убрана в следующей фазе снабжения страны {country_ru}.",
+        "The recruited piece is unsupplied and will be removed in {country_en}'s next supply step.",
     ),
     "reminder.empty_target": (
         "Сектор пуст: атака ничего не убирает (так делают, чтобы сработал статус или ответ).",

@@ -476,7 +476,9 @@ def _check_recruit(board, position, action, supply, context=None) -> Verdict:
         return problem
     piece = Piece(action.country, kind, action.space)
     after = compute_supply(board, position.with_piece(piece), context)
-    warnings = () if after.supplied(piece) else (reason("reminder.recruit_unsupplied"),)
+    owner = board.countries[action.country]  # the piece's own country: its supply step removes it
+    warnings = () if after.supplied(piece) else (reason("reminder.recruit_unsupplied", country_ru=owner.ru,
+                                                        country_en=owner.en),)
     return Verdict(True, reason("recruit.ok"), places=(piece,), warnings=warnings)
 
 

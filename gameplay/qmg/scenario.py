@@ -35,6 +35,16 @@ def _int(value, where, lo=0, hi=MAX_COUNT) -> int:
     return value
 
 
+def _object(data: dict, key: str) -> dict:
+    """An optional JSON object of the scenario (absent or null: empty); anything else is bad input."""
+    value = data.get(key)
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise PositionError(f"'{key}' must be a JSON object, got {type(value).__name__}")
+    return value
+
+
 def _ids(value, where, country, card_type) -> list[str]:
     if not isinstance(value, list) or len(value) > MAX_COUNT:
         raise PositionError(f"{where} must be a list of at most {MAX_COUNT} card ids")
@@ -57,11 +67,13 @@ def setup_table(board: Board, data: dict) -> tuple[Table, dict[str, list[str]], 
     unknown = set(data) - _TOP_KEYS
     if unknown:
         raise PositionError(f"unknown key(s): {', '.join(sorted(unknown))}")
-    raw_opts = data.get("options") or {}
-    if not isinstance(raw_opts, dict) or set(raw_opts) - _OPTION_KEYS:
+    raw_opts = _object(data, "options")
+    if set(raw_opts) - _OPTION_KEYS:
         raise PositionError(f"'options' is an object with keys among {', '.join(sorted(_OPTION_KEYS))}")
     air = bool(raw_opts.get("air_marshal"))
-    limits = raw_opts.get("air_limits") or (dict(board.air_forces_default) if air else {})
+    limits = raw_opts.get("air_limits")
+    if limits is None:
+        limits = dict(board.air_forces_default) if air else {}
     if not isinstance(limits, dict) or any(k not in board.countries for k in limits):
         raise PositionError("'options.air_limits' maps country ids to numbers")
     options = Options(early_victory=bool(raw_opts.get("early_victory")), reallocate=bool(raw_opts.get("reallocate")),
@@ -75,13 +87,17 @@ def setup_table(board: Board, data: dict) -> tuple[Table, dict[str, list[str]], 
         raise PositionError("each piece is an object {country, kind, space}")
     position = Position.from_dict({"pieces": pieces})
     validate_position(board, position, dict(options.air_limits) if air else None)
-    raw_cards = data.get("cards") or {}
+    raw_cards = data.get("cards", {})
+    if raw_cards is None:
+        raw_cards = {}
     if not isinstance(raw_cards, dict) or set(raw_cards) - set(board.countries):
         raise PositionError("'cards' maps country ids to their counts")
     cat = default_catalogue()
     cards, hands, responses = [], {}, {}
     for c in board.turn_order:
-        raw = raw_cards.get(c) or {}
+        raw = raw_cards.get(c, {})
+        if raw is None:
+            raw = {}
         if not isinstance(raw, dict) or set(raw) - _CARD_KEYS:
             raise PositionError(f"cards.{c}: an object with keys among {', '.join(sorted(_CARD_KEYS))}")
         deck_size = board.countries[c].deck
@@ -99,13 +115,13 @@ def setup_table(board: Board, data: dict) -> tuple[Table, dict[str, list[str]], 
         cards.append((c, Cards(deck, hand, discard, len(resp), tuple(statuses))))
         hands[c], responses[c] = list(hand_ids), list(resp)
     active = data.get("active", board.turn_order[0])
-    if active not in board.countries:
+    if not isinstance(active, str) or active not in board.countries:
         raise PositionError(f"unknown active country: {active!r}")
     phase = data.get("phase", "play")
-    if phase not in PHASES or (phase == "air" and not air):
+    if not isinstance(phase, str) or phase not in PHASES or (phase == "air" and not air):
         raise PositionError(f"unknown phase: {phase!r}")
-    vp = data.get("vp") or {}
-    if not isinstance(vp, dict) or set(vp) - {"axis", "allies"}:
+    vp = _object(data, "vp")
+    if set(vp) - {"axis", "allies"}:
         raise PositionError("'vp' is an object {axis, allies}")
     table = Table(position=Position.of(position.pieces, statuses=named_statuses(tuple(cards))), cards=tuple(cards),
                   round=_int(data.get("round", 1), "round", 1, board.rounds), turn=board.turn_order.index(active),
@@ -152,7 +168,7 @@ def run_scenario(data: dict, board: Board | None = None, lang: str = "ru") -> di
                 secret = command.pop("card_id")  # a face-down response stays anonymous, as on the web
                 card = default_catalogue().get(secret) if isinstance(secret, str) else None
                 if card is None or card.country != country or card.type != "response":
-                    raise CommandError(f"command #{i}: {secret!r} is not one of {country}'s responses")
+                    raise CommandError(f"{secret!r} is not one of {country}'s responses")
             if command.get("type") == "use_card":  # the same check as the web table's (owner's private list)
                 private_refusal = face_down_refusal(table, country, command.get("card_id"), responses[country])
             if private_refusal:

@@ -27,6 +27,7 @@ from .state import ARMY, NAVY, Piece, Position
 
 PHASES = ("play", "air", "supply", "victory", "discard", "draw")  # "air" only with Air Marshal
 HAND_SIZE = 7
+MAX_DECK = 80  # the most cards a national deck may be given (Options.decks)
 CARD_TYPES = ("build_army", "build_navy", "land_battle", "sea_battle", "status", "response", "event",
               "economic_warfare", "discard_unused", "bombing")  # bombing: Air Marshal only
 BASIC_CARD_ACTION = {"build_army": "build_army", "build_navy": "build_navy",
@@ -44,11 +45,20 @@ class Options:
     air_marshal: bool = False  # the Air Marshal expansion: air forces and the air step
     air_limits: tuple[tuple[str, int], ...] = ()  # air forces per country (editable per game)
     prepare_for_war: bool = False  # 001's optional «Подготовка к войне»: one status or response each before round 1
+    # cards per national deck when the club's decks differ from the board's (the Air Marshal expansion adds
+    # cards the seeds do not count): (country, size) pairs; empty = the board's own sizes
+    decks: tuple[tuple[str, int], ...] = ()
+
+    def __post_init__(self):
+        for country, size in self.decks:
+            if isinstance(size, bool) or not isinstance(size, int) or not HAND_SIZE + self.dealt <= size <= MAX_DECK:
+                raise ValueError(f"deck size of {country} must be a whole number {HAND_SIZE + self.dealt}..{MAX_DECK}")
 
     def to_dict(self) -> dict:
         return {"early_victory": self.early_victory, "reallocate": self.reallocate, "dealt": self.dealt,
                 "air_marshal": self.air_marshal, "air_limits": dict(self.air_limits),
-                **({"prepare_for_war": True} if self.prepare_for_war else {})}
+                **({"prepare_for_war": True} if self.prepare_for_war else {}),
+                **({"decks": dict(self.decks)} if self.decks else {})}
 
     @classmethod
     def from_dict(cls, data: dict | None) -> "Options":
@@ -56,10 +66,15 @@ class Options:
         return cls(bool(data.get("early_victory", False)), bool(data.get("reallocate", False)),
                    int(data.get("dealt", 10)), bool(data.get("air_marshal", False)),
                    tuple(sorted((str(k), int(v)) for k, v in (data.get("air_limits") or {}).items())),
-                   bool(data.get("prepare_for_war", False)))
+                   bool(data.get("prepare_for_war", False)),
+                   tuple(sorted((str(k), int(v)) for k, v in (data.get("decks") or {}).items())))
 
     def air_limit(self, country: str) -> int:
         return dict(self.air_limits).get(country, 0) if self.air_marshal else 0
+
+    def deck_size(self, board: Board, country: str) -> int:
+        """Cards in ``country``'s whole deck: the club's own count when given (7 + dealt .. 80), else the board's."""
+        return dict(self.decks).get(country, board.countries[country].deck)
 
 
 @dataclass(frozen=True)
@@ -162,7 +177,7 @@ def new_table(board: Board, options: Options | None = None) -> Table:
     options = options or Options()
     pieces = [Piece(c, ARMY, board.countries[c].home) for c in board.turn_order]
     cards = tuple(
-        (c, Cards(deck=board.countries[c].deck - options.dealt, hand=HAND_SIZE, discard=options.dealt - HAND_SIZE))
+        (c, Cards(deck=options.deck_size(board, c) - options.dealt, hand=HAND_SIZE, discard=options.dealt - HAND_SIZE))
         for c in board.turn_order
     )
     return Table(position=Position.of(pieces), cards=cards, options=options)
@@ -308,7 +323,7 @@ def apply_command(board: Board, table: Table, command: dict, legacy: bool = Fals
 
     ``legacy``: the rules of games stored before the card engine (free card steps, the window closed
     by ``end_play``): used only to replay such a game's log (``stepper.QmgStepper.replay``)."""
-    if not isinstance(command, dict) or command.get("type") not in _COMMANDS:
+    if not isinstance(command, dict) or not isinstance(command.get("type"), str) or command["type"] not in _COMMANDS:
         raise CommandError(f"unknown command: {command!r}"[:200])
     if table.finished:
         return _refused("game.over", "Игра окончена: ходы больше не принимаются.",
@@ -431,11 +446,7 @@ def _cmd_play_card(board, table, cmd) -> Outcome:
         elif action_type in ("land_battle", "sea_battle"):
             if verdict.removes and _is_protected(table, verdict.removes[0]):
                 return _protected_refusal(board, verdict.removes[0])
-            ops += _battle_ops(board, table, verdict, action)
-            if any(op["op"] == "hold" for op in ops):
-                ops.append({"op": "attack", "attack": None})
-            else:
-                ops += [op for op in _piece_ops(verdict, action) if op["op"] == "attack"]
+            ops += _battle_ops(board, table, verdict, action)  # the attack remembered, held or not
         else:
             ops += [op for op in _place_ops(board, table, verdict, "build", country) if op["op"] != "window"]
         # the log is everyone's: it says what happened, in the third person; the verdict addressed to
@@ -447,7 +458,8 @@ def _cmd_play_card(board, table, cmd) -> Outcome:
             moved_en = f" — under attack: {e}; the removal waits for the opponents' answer"
         c = board.countries[country]
         reason = _r("play.ok", f"{c.ru}: сыграна карта «{ru_name}»{moved_ru}.", f"{c.en}: {en_name} card played{moved_en}.")
-        notes += [verdict.reason, *verdict.warnings]
+        held_now = any(op["op"] == "hold" for op in ops)
+        notes += [_held_note(board, verdict) if held_now else verdict.reason, *verdict.warnings]
     # the phase stays "play": statuses and responses may still be used, then "end_play";
     # the opponents of the active country answer first
     ops.append(_advance(table, "play", played=card_type))
@@ -935,11 +947,20 @@ def _cmd_air_defence(board, table, cmd) -> Outcome:
                         "(Air Marshal: авиазащита).", "Air defence is used right after your army or navy is "
                         "attacked (not eliminated) (Air Marshal: air defence).")
     attacked = Piece(hit["country"], hit["kind"], hit["space"])
+    held = bool(table.hold) and table.hold["piece"] == attacked.to_dict()
+    if not held and attacked in table.position.pieces:
+        return _refused("air.defence_kept", "Атакованная фишка осталась на поле (её защитила карта) — авиазащита "
+                        "не нужна (Air Marshal: авиазащита).", "The attacked piece is still on the board (a card "
+                        "protected it) — there is nothing for air defence to save (Air Marshal: air defence).")
     verdict = air.air_defence(board, table.position, attacked)
     if not verdict.legal:
         return refused(verdict.reason)
-    return _done(verdict.reason, tuple(_piece_ops(verdict) + [
-        {"op": "attack", "attack": {**hit, "defended": True}}]))
+    ops = _piece_ops(verdict) + [{"op": "attack", "attack": {**hit, "defended": True}}]
+    if held:  # the removal waiting for the response window is answered: the air force goes instead
+        ops = [op for op in ops if op["op"] != "place"] + [{"op": "hold", "hold": None}]
+        if table.window is not None:  # a response action: the attacker's team may answer (air strike)
+            ops.append({"op": "window", "team": _other(board.team_of(attacked.country)), "passes": 0})
+    return _done(verdict.reason, tuple(ops))
 
 
 def _cmd_air_strike(board, table, cmd) -> Outcome:
@@ -1035,12 +1056,32 @@ def _battle_ops(board, table, verdict, action: Action) -> list[dict]:
     if hit is not None and (_answerable(board, table, board.team_of(hit.country)) or _protects_now(board, table, hit)):
         ops.append({"op": "hold", "hold": {"piece": hit.to_dict(), "by": action.country}})
         ops.append({"op": "window", "team": board.team_of(hit.country), "passes": 0})
+        # the attack is remembered as when the piece is removed at once: Air Marshal's air defence may answer
+        # it while the removal waits (and the attacker's air strike may answer that)
+        ops += [op for op in _piece_ops(verdict, action) if op["op"] == "attack"]
     else:
         ops += _piece_ops(verdict, action)
         if hit is not None:
             last["removed"] = hit.to_dict()
     ops.append({"op": "last", "last": last})
     return ops
+
+
+def _held_note(board, verdict) -> Reason:
+    """The battle's note when its removal waits for the response window (the piece is not removed yet)."""
+    r, e = piece_names(board, verdict.removes)
+    return _r("battle.held_note", f"Атака разрешена: под ударом {r}. Фишка пока на поле — удаление ждёт окна "
+              f"ответов: противник может сыграть ответ или спасовать ({RULE_USE_RU}).",
+              f"The battle is legal: {e} is under attack. The piece stays for now — its removal waits for the "
+              f"response window: the opponents may answer or pass ({RULE_USE_EN}).")
+
+
+def _attack_over(table) -> list[dict]:
+    """A held removal cancelled by a card: the attacked piece stays, so air defence has nothing to answer."""
+    hit, held = table.attack or {}, (table.hold or {}).get("piece") or {}
+    if hit and all(hit.get(k) == held.get(k) for k in ("country", "kind", "space")):
+        return [{"op": "attack", "attack": None}]
+    return []
 
 
 def _place_ops(board, table, verdict, how: str, by: str) -> list[dict]:
@@ -1074,7 +1115,7 @@ def _choice_ops(board, table, step: dict, cand: dict) -> tuple[list[dict], list[
         ops = _battle_ops(board, table, verdict, action)
         if any(op["op"] == "hold" for op in ops):
             r, e = piece_names(board, verdict.removes)
-            return ops, [verdict.reason, *verdict.warnings], _r(
+            return ops, [_held_note(board, verdict), *verdict.warnings], _r(
                 "battle.held", f"Атака: под ударом {r}; удаление ждёт ответа противника ({RULE_USE_RU}).",
                 f"Battle: {e} is under attack; the removal waits for the opponents' answer ({RULE_USE_EN}).")
         return ops, list(verdict.warnings), verdict.reason
@@ -1092,9 +1133,20 @@ def _choice_ops(board, table, step: dict, cand: dict) -> tuple[list[dict], list[
         c, sp = board.countries[cand["country"]], board.spaces[cand["space"]]
         ops = [{"op": "protect", "piece": piece}]
         if table.hold and table.hold["piece"] == piece:
-            ops.append({"op": "hold", "hold": None})
+            ops += [{"op": "hold", "hold": None}, *_attack_over(table)]
         return (ops, [], _r("card.protect", f"Фишку страны {c.ru} в «{sp.ru}» в этом ходу не убирают.",
                             f"{c.en}'s piece in {sp.en} is not removed this turn."))
+    if kind == "discard" and cand.get("action") == "eliminate":  # the card's alternative: one's own piece removed
+        piece = Piece(cand["country"], cand["kind"], cand["space"])
+        if _is_protected(table, piece):
+            return _protected_refusal(board, piece)
+        c, sp = board.countries[piece.country], board.spaces[piece.space]
+        ru, en = _card_title(step["card"])
+        last = {**(table.last or {}), "removed": piece.to_dict()}
+        return ([{"op": "remove", **piece.to_dict()}, {"op": "last", "last": last}], [],
+                _r("card.alternative", f"«{ru}»: {c.ru} вместо сброса карт убирает "
+                   f"{'свой флот' if piece.kind == NAVY else 'свою армию'} из сектора «{sp.ru}» (текст карты).", f"“{en}”: instead of discarding, {c.en} removes its "
+                   f"{piece.kind} from {sp.en} (card text)."))
     if kind == "discard":
         target = cand["target_country"]
         out = discard_from_deck(board, table, target, int(step.get("n", 1)))
@@ -1105,8 +1157,8 @@ def _choice_ops(board, table, step: dict, cand: dict) -> tuple[list[dict], list[
             lost = -sum(op["n"] for op in ops if op["op"] == "vp")
             hits = {**((table.last or {}).get("ew_hits") or {}),
                     target: {"deck": k.deck, "hand": k.hand, "discard": k.discard, "vp": lost}}
-            ops.append({"op": "last", "last": {**(table.last or {}), "ew": played.id, "by": step["by"],
-                                               "ew_hits": hits}})
+            ops.append({"op": "last", "last": {**(table.last or {}), "ew": played.id,
+                                               "by": step.get("player", step["by"]), "ew_hits": hits}})
         return ops, [], out.reason
     if kind == "discard_status" and not cand.get("card_id"):
         kind = "discard_response"
@@ -1214,10 +1266,9 @@ def step_choices(board: Board, table: Table) -> list[dict]:
         return []
     head = table.pending[0]
     if head["kind"] == "play_from":
-        types = head.get("card_types")
-        return [{"action": "play_from", "card_type": t, "country": head["by"],
-                 "command": {"type": "step", "country": head["by"], "action": "play_from", "card_type": t}}
-                for t in (BASIC_CARD_ACTION if types == "any" else types) if t in BASIC_CARD_ACTION]
+        return play_from_choices(board, table, head)
+    if head["kind"] == "manual":
+        return guided_choices(board, table, head)
     out = []
     for cand in _step_targets(board, table, head):
         action = cand.get("action") if cand.get("action") in STEP_TYPES else _STEP_ACTION[head["kind"]]
@@ -1272,7 +1323,7 @@ def _cmd_step(board, table, cmd) -> Outcome:
         return _refused("window.hold", "Сначала ответы: удаление фишки ждёт, пока оба лагеря не спасуют или не "
                         f"сыграют защиту ({RULE_USE_RU}).",
                         f"Answers first: the removal waits until both teams pass or one protects ({RULE_USE_EN}).")
-    ru, en = _card_title(table.played)
+    ru, en = _card_title(_last_card(table) or table.played)
     if not table.pending and _unnamed_play(table):
         return _legacy_step(board, table, cmd)
     if not table.pending:
@@ -1292,8 +1343,13 @@ def _cmd_step(board, table, cmd) -> Outcome:
             if problem:
                 return problem
             if action_type == "to_deck":
-                return _to_deck(board, table, country, cmd)
+                return _to_deck(board, table, i, country, cmd)
             out = _legacy_step(board, table, cmd)
+            if out.ok and action_type == "discard_from_deck" and "discard_from_deck" in GUIDED_ACTIONS.get(st["card"], {}):
+                # the card's own deck discard entered by hand: remembered, so its to_deck does not charge it again
+                steps = list(table.pending)
+                steps[i] = {**st, "paid": int(st.get("paid", 0)) + _int(cmd.get("n"), 1, 40)}
+                out = replace(out, changes=out.changes + ({"op": "pending", "steps": steps},))
             return out
         if st["kind"] == "play_from":
             if action_type != "play_from":
@@ -1306,6 +1362,17 @@ def _cmd_step(board, table, cmd) -> Outcome:
             choice["country"] = cmd.get("target_country") or country
         elif st["kind"] in ("eliminate", "protect"):
             choice["country"] = cmd.get("target_country")
+        elif st["kind"] == "discard" and st.get("alternative"):  # the target chooses: its discard or its piece
+            if action_type == "eliminate":
+                found = [c for c in cands if c.get("action") == "eliminate" and c["space"] == cmd.get("space")
+                         and c["kind"] == (cmd.get("kind") or c["kind"])
+                         and c["country"] == (cmd.get("target_country") or country)]
+            else:
+                found = [c for c in cands if action_type == "discard_from_deck" and "action" not in c
+                         and c["target_country"] == (cmd.get("target_country") or country)]
+            if found:
+                return _apply_step(board, table, i, found[0])
+            continue
         elif st["kind"] in ("discard", "discard_status", "discard_response"):
             choice = {"target_country": cmd.get("target_country"), "card_id": cmd.get("card_id"),
                       "action": _STEP_ACTION[st["kind"]]}
@@ -1338,11 +1405,14 @@ GUIDED_ACTIONS: dict[str, dict[str, dict]] = {
     "ger_volkssturm": {"land_battle": {"spaces": ("germany",)}},
     "ger_superior_planning": {},  # looking at and reordering the top of the deck changes no count
     "ger_autobahn": {"build_army": {"own": True}},
-    "uk_rationing": {"to_deck": {"piles": ("discard",), "n": 1}},
-    "su_women_conscripts": {"to_deck": {"piles": ("discard",), "n": 1}},
+    # to_deck's ``played``: the card moved is this turn's played card; ``card``: this named card itself;
+    # ``cost``: paid by the engine when the card is moved (as ``_pay_cost``: the rulebook's fallbacks)
+    "uk_rationing": {"to_deck": {"piles": ("discard",), "n": 1, "played": True, "cost": {"own_hand": 1}}},
+    "su_women_conscripts": {"to_deck": {"piles": ("discard",), "n": 1, "played": True}},
     "su_trans_siberian_railroad": {"build_army": {"own": True}, "build_navy": {"own": True}},
     "us_rosie_the_riveter": {"to_deck": {"piles": ("hand",), "n": 2}},
-    "us_lend_lease": {"discard_from_deck": {"n": 3}, "to_deck": {"piles": ("discard",), "n": 1}},
+    "us_lend_lease": {"discard_from_deck": {"n": 3},
+                      "to_deck": {"piles": ("discard",), "n": 1, "card": "us_lend_lease", "cost": {"own_deck": 3}}},
     "us_theater_shift": {"build_army": {"own": True}, "build_navy": {"own": True}},
 }
 GUIDED_WORDS = {"to_deck": ("карты в колоду", "cards into the deck"),
@@ -1381,6 +1451,54 @@ PLAY_FROM_RULE = ("правило «Как сыграть карту»: карт
                   "rule “Playing a card”: a card played by another card's text")
 
 
+PLAY_FROM_TYPES = tuple(BASIC_CARD_ACTION) + ("status", "response", "event", "economic_warfare")
+PILES = {"own_deck": "deck", "own_discard": "discard", "hand": "hand"}
+
+
+def play_from_choices(board: Board, table: Table, step: dict) -> list[dict]:
+    """Every card a ``play_from`` step may play now, each with its command: a basic card by type; a
+    status, event or Economic Warfare card by id (its copies respected; from the discard pile only a named
+    card known to be there); a response face down, anonymous (no ``card_id``). Keys: action, country,
+    card_type, card_id (None for a basic card or a face-down response), source (own_deck, own_discard,
+    hand), command."""
+    by = step["by"]
+    source = step.get("source", "hand")
+    pile = PILES.get(source, "hand")
+    if getattr(table.cards_of(by), pile) <= 0:
+        return []
+    allowed = step.get("card_types")
+    types = PLAY_FROM_TYPES if allowed in (None, "any") else [t for t in PLAY_FROM_TYPES if t in allowed]
+    cat = default_catalogue()
+    out: list[dict] = []
+
+    def offer(card_type, card_id=None):
+        command = {"type": "step", "country": by, "action": "play_from", "card_type": card_type}
+        if card_id:
+            command["card_id"] = card_id
+        out.append({"action": "play_from", "country": by, "card_type": card_type, "card_id": card_id,
+                    "source": source, "command": command})
+
+    for t in types:
+        if t in BASIC_CARD_ACTION:
+            offer(t)
+        elif t == "response":
+            if any(_may_take(table, card, pile) for card in cat.by_type(t, by)):
+                offer(t)
+        else:
+            for card in cat.by_type(t, by):
+                if card.id != step["card"] and _may_take(table, card, pile):
+                    offer(t, card.id)
+    return out[:program.MAX_CANDIDATES]
+
+
+def _may_take(table, card, pile: str) -> bool:
+    """May a copy of this named card be taken from ``pile`` now? From the discard pile only a copy known
+    to be there (``gone``); from the deck or the hand only while a copy is neither in play nor discarded."""
+    if pile == "discard":
+        return card.id in table.gone
+    return _copies_left(table, card) > 0
+
+
 def _play_from(board, table, index: int, cmd) -> Outcome:
     """A card played from the deck, the discard pile or the hand because another card says so: the counts
     move (the card comes out of its pile and goes where a played card goes), then its own steps open."""
@@ -1402,21 +1520,46 @@ def _play_from(board, table, index: int, cmd) -> Outcome:
         card = None
     else:
         card = default_catalogue().get(cmd.get("card_id") or "")
+        if card is None and cmd.get("card_id"):
+            raise CommandError(f"unknown card: {cmd.get('card_id')!r}")
         if card is None:
             basic = default_catalogue().by_type(card_type, by)
             card = basic[0] if card_type in BASIC_CARD_ACTION and basic else None
-        if card is None or card.country != by or card.type != card_type:
-            raise CommandError("play_from needs the card_id of a card of that type in the player's deck")
-    pile = {"own_deck": "deck", "own_discard": "discard", "hand": "hand"}[step.get("source", "hand")]
+        if card is None:
+            c = board.countries[by]
+            return _refused("play_from.name", f"«{ru}»: назовите карту — статус, событие или «Экономическая война» "
+                            f"из колоды страны {c.ru} ({PLAY_FROM_RULE[0]}).", f"“{en}”: name the card — a "
+                            f"status, event or Economic Warfare card of {c.en}'s deck ({PLAY_FROM_RULE[1]}).")
+        if card.country != by or card.type != card_type:
+            c = board.countries[by]
+            return _refused("play_from.other_card", f"«{ru}»: «{card.name_ru}» — не карта «"
+                            f"{CARD_TYPE_NAMES[card_type][0]}» из колоды страны {c.ru} ({PLAY_FROM_RULE[0]}).",
+                            f"“{en}”: “{card.name_en}” is not a {CARD_TYPE_NAMES[card_type][1]} card of "
+                            f"{c.en}'s deck ({PLAY_FROM_RULE[1]}).")
+    if card is not None and card.id == step["card"]:
+        return _refused("play_from.itself", f"«{ru}» не может сыграть саму себя: по её тексту играют другую карту "
+                        f"({PLAY_FROM_RULE[0]}).", f"“{en}” cannot play itself: its text plays another card "
+                        f"({PLAY_FROM_RULE[1]}).")
+    pile = PILES[step.get("source", "hand")]
     # a card taken back from the discard pile is one of its copies already gone there
     from_discard = card is not None and pile == "discard" and card.id in table.gone
-    if card is not None and card_type not in BASIC_CARD_ACTION and _copies_left(table, card) <= 0 \
-            and not from_discard:
-        return _copies_refusal(card)
     k = table.cards_of(by)
     if getattr(k, pile) <= 0:
         return _refused("play_from.empty", f"«{ru}»: в этой стопке нет карт ({PLAY_FROM_RULE[0]}).",
                         f"“{en}”: that pile is empty ({PLAY_FROM_RULE[1]}).")
+    if card is not None and card_type not in BASIC_CARD_ACTION and pile == "discard" and not from_discard:
+        return _refused("play_from.not_in_discard", f"«{ru}»: карты «{card.name_ru}» нет в вашей стопке сброса "
+                        f"(она на руке, в колоде или в игре) ({PLAY_FROM_RULE[0]}).", f"“{en}”: “{card.name_en}” "
+                        f"is not in your discard pile (it is in the hand, the deck or in play) ({PLAY_FROM_RULE[1]}).")
+    if card is not None and card_type not in BASIC_CARD_ACTION and _copies_left(table, card) <= 0 \
+            and not from_discard:
+        return _copies_refusal(card)
+    if card_type == "response" and not any(_may_take(table, r, pile)
+                                           for r in default_catalogue().by_type("response", by)):
+        c = board.countries[by]
+        return _refused("play_from.no_response", f"«{ru}»: ни одной карты ответа страны {c.ru} не может быть в этой "
+                        f"стопке ({PLAY_FROM_RULE[0]}).", f"“{en}”: none of {c.en}'s response cards can be in that "
+                        f"pile ({PLAY_FROM_RULE[1]}).")
     counts = {"deck": k.deck, "hand": k.hand, "discard": k.discard}
     counts[pile] -= 1
     change = {"op": "cards", "country": by, **counts}
@@ -1450,20 +1593,108 @@ def _play_from(board, table, index: int, cmd) -> Outcome:
     return _done(reason, tuple(ops + more), notes=tuple(notes))
 
 
-def _to_deck(board, table, country, cmd) -> Outcome:
+def guided_choices(board: Board, table: Table, step: dict) -> list[dict]:
+    """The taps that complete a guided manual step's card moves (``GUIDED_ACTIONS``' ``to_deck``): one per
+    number of cards and pile, each with its command. Keys: action ("to_deck"), country, card (the guided
+    card), n, pile ("hand" or "discard"), card_id (the named card moved, when known, else None), cost (what
+    the engine charges with it: {"own_hand": n} or {"own_deck": n}, or None), command. Board actions stay
+    with the generic step form."""
+    limits = (GUIDED_ACTIONS.get(step["card"]) or {}).get("to_deck")
+    if not limits:
+        return []
+    by = step["by"]
+    k = table.cards_of(by)
+    room = limits["n"] - int(step.get("moved", 0))
+    moved_id = _to_deck_card(table, limits)
+    if limits.get("card") and moved_id is None:
+        return []  # the card to put back is not in the discard pile
+    out = []
+    for pile in limits["piles"]:
+        for n in range(1, room + 1):
+            if getattr(k, pile) < n:
+                break
+            out.append({"action": "to_deck", "country": by, "card": step["card"], "n": n, "pile": pile,
+                        "card_id": moved_id, "cost": limits.get("cost"),
+                        "command": {"type": "step", "country": by, "action": "to_deck", "n": n, "name": pile}})
+    return out
+
+
+def _last_card(table) -> str | None:
+    """The named card played or used last this turn (its steps are the ones that ran), or None."""
+    cat = default_catalogue()
+    return next((x for x in reversed(table.used) if cat.get(x) is not None), None)
+
+
+def _turn_card(table) -> str | None:
+    """The named card played from hand this turn (the last one of the played type), or None."""
+    cat = default_catalogue()
+    for x in reversed(table.used):
+        card = cat.get(x)
+        if card is not None and card.type == table.played:
+            return card.id
+    return None
+
+
+def _to_deck_card(table, limits) -> str | None:
+    """The named card a guided to_deck moves from the discard pile (known to be there), or None."""
+    if limits.get("card"):
+        return limits["card"] if limits["card"] in table.gone else None
+    if limits.get("played"):
+        played = _turn_card(table)
+        return played if played in table.gone else None
+    return None
+
+
+def _to_deck(board, table, index: int, country, cmd) -> Outcome:
     """A guided step of a card that puts cards back into the deck (Rosie the Riveter, Women Conscripts,
-    Rationing, Lend Lease): ``n`` cards (0-3) from the hand or the discard pile, so the counts stay true."""
+    Rationing, Lend Lease): ``n`` cards from the hand or the discard pile, so the counts stay true; the
+    card's own cost is charged with it (Rationing: 1 from the hand; Lend Lease: the top 3 of the deck,
+    unless already entered), and a named card taken back from the discard pile leaves ``gone``."""
+    step = table.pending[index]
     n = _int(cmd.get("n"), 0, 3)
     pile = cmd.get("name") or "hand"
     if pile not in ("hand", "discard"):
         raise CommandError("to_deck takes name 'hand' or 'discard'")
+    limits = (GUIDED_ACTIONS.get(step["card"]) or {}).get("to_deck") or {}
+    ru, en = _card_title(step["card"])
+    moved = int(step.get("moved", 0))
+    if limits and moved + n > limits["n"]:
+        return _refused("to_deck.limit", f"«{ru}»: по тексту карты в колоду кладут не больше {limits['n']}; уже "
+                        f"положено {moved} ({RULE_PLAY_RU}: выполняется только текст карты).",
+                        f"“{en}”: the card puts at most {limits['n']} into the deck; {moved} already put "
+                        f"({RULE_PLAY_EN}: only the card's text is carried out).")
     k = table.cards_of(country)
     if getattr(k, pile) < n:
-        return _refused("to_deck.count", f"В этой стопке только {getattr(k, pile)} карт (текст карты).",
-                        f"That pile holds only {getattr(k, pile)} cards (card text).")
-    counts = {"deck": k.deck + n, pile: getattr(k, pile) - n}
-    return _done(_r("to_deck.ok", f"В колоду возвращено карт: {n}.", f"Cards put back into the deck: {n}."),
-                 ({"op": "cards", "country": country, **counts},))
+        return _refused("to_deck.count", f"«{ru}»: в этой стопке только {getattr(k, pile)} карт (текст карты).",
+                        f"“{en}”: that pile holds only {getattr(k, pile)} cards (card text).")
+    ops: list[dict] = []
+    cost = dict(limits.get("cost") or {}) if n else {}
+    if cost.get("own_deck"):
+        cost["own_deck"] = max(0, int(cost["own_deck"]) - int(step.get("paid", 0)))
+    if any(cost.values()):
+        ops += _pay_cost(board, table, country, cost)
+    after = apply_ops(table, ops)
+    k = after.cards_of(country)
+    ops.append({"op": "cards", "country": country, "deck": k.deck + n, pile: getattr(k, pile) - n})
+    moved_id = _to_deck_card(table, limits) if n and pile == "discard" else None
+    if moved_id:
+        ops.append({"op": "gone", "card": moved_id, "back": True})
+    steps = list(table.pending)
+    steps[index] = {**step, "moved": moved + n, **({"paid": int(step.get("paid", 0)) + cost["own_deck"]}
+                                                    if cost.get("own_deck") else {})}
+    ops.append({"op": "pending", "steps": steps})
+    ru_text, en_text = f"«{ru}»: в колоду положено карт: {n}", f"“{en}”: cards put into the deck: {n}"
+    if moved_id:
+        m_ru, m_en = _card_title(moved_id)
+        ru_text += f" («{m_ru}»)"
+        en_text += f" (“{m_en}”)"
+    if cost.get("own_hand"):
+        ru_text += f"; цена — {cost['own_hand']} карта с руки в сброс"
+        en_text += f"; the cost: {cost['own_hand']} card from the hand discarded"
+    if cost.get("own_deck"):
+        ru_text += f"; цена — {cost['own_deck']} верхние карты колоды в сброс"
+        en_text += f"; the cost: the top {cost['own_deck']} cards of the deck discarded"
+    return _done(_r("to_deck.ok", ru_text + ".", en_text + "."), tuple(ops))
 
 
 def _apply_step(board, table, index: int, cand: dict) -> Outcome:
@@ -1509,7 +1740,8 @@ def _cmd_skip(board, table, cmd) -> Outcome:
     """Close the first open step: a "may" step, a guided manual step, or one with no legal target."""
     country = cmd.get("country")
     if not table.pending:
-        return _refused("skip.nothing", "Открытых шагов карты нет.", "No card step is open.")
+        return _refused("skip.nothing", f"Открытых шагов карты нет — пропускать нечего ({RULE_PLAY_RU}).",
+                        f"No card step is open — there is nothing to skip ({RULE_PLAY_EN}).")
     head = table.pending[0]
     if head["by"] != country:
         c = board.countries[head["by"]]
@@ -1759,11 +1991,12 @@ def _cmd_use_card(board, table, cmd) -> Outcome:
             if st["kind"] == "protect" and any(c["country"] == held["piece"]["country"] and c["space"] == held["piece"]["space"]
                                                and c["kind"] == held["piece"]["kind"]
                                                for c in _step_targets(board, after, st)):
-                ops += [{"op": "protect", "piece": dict(held["piece"])}, {"op": "hold", "hold": None}]
+                ops += [{"op": "protect", "piece": dict(held["piece"])}, {"op": "hold", "hold": None},
+                        *_attack_over(table)]
                 steps = []
                 break
         if card.timing == "when_your_navy_would_be_removed":
-            ops.append({"op": "hold", "hold": None})  # saved from this removal only
+            ops += [{"op": "hold", "hold": None}, *_attack_over(table)]  # saved from this removal only
             steps = []
     if card.type == "response" and steps and all(s["kind"] == "eliminate" for s in steps) \
             and not any(_step_targets(board, after, s) for s in steps):
@@ -1782,8 +2015,7 @@ def _cmd_prepare(board, table, cmd) -> Outcome:
     rule_ru, rule_en = "необязательное правило «Подготовка к войне»", "optional rule “Preparing for war”"
     if not table.options.prepare_for_war:
         return _refused("prepare.off", f"В этой игре не используется {rule_ru}.", f"This game does not use the {rule_en}.")
-    if (table.round, table.turn, table.phase) != (1, 0, "play") or table.played or table.position.pieces != \
-            new_table(board, table.options).position.pieces:
+    if not _before_round_1(board, table):
         return _refused("prepare.when", f"Только до начала первого раунда ({rule_ru}).",
                         f"Only before the first round starts ({rule_en}).")
     if f"prepare:{country}" in table.used:
@@ -1794,8 +2026,11 @@ def _cmd_prepare(board, table, cmd) -> Outcome:
     card_type = cmd.get("card_type")
     ops: list[dict] = [{"op": "used", "card": f"prepare:{country}"}]
     if card_type == "response":
-        ops.insert(0, {"op": "cards", "country": country, "deck": k.deck - 1, "responses": k.responses + 1})
         c = board.countries[country]
+        if not any(_copies_left(table, r) > 0 for r in default_catalogue().by_type("response", country)):
+            return _refused("prepare.no_response", f"В колоде страны {c.ru} нет карт ответа ({rule_ru}).",
+                            f"{c.en}'s deck holds no response card ({rule_en}).")
+        ops.insert(0, {"op": "cards", "country": country, "deck": k.deck - 1, "responses": k.responses + 1})
         return _done(_r("prepare.response", f"{c.ru} кладёт из колоды закрытый ответ ({rule_ru}).",
                         f"{c.en} puts a face-down response from its deck on the table ({rule_en})."), tuple(ops))
     card = default_catalogue().get(cmd.get("card_id") or "")
@@ -1808,6 +2043,36 @@ def _cmd_prepare(board, table, cmd) -> Outcome:
     ops.insert(0, {"op": "cards", "country": country, "deck": k.deck - 1, "statuses": list(k.statuses) + [card.id]})
     return _done(_r("prepare.status", f"Из колоды сыгран статус «{card.name_ru}» ({rule_ru}).",
                     f"The status “{card.name_en}” is played from the deck ({rule_en})."), tuple(ops))
+
+
+def _before_round_1(board, table) -> bool:
+    """Has the first round not begun yet (the setup table, nothing played)?"""
+    return (table.round, table.turn, table.phase) == (1, 0, "play") and not table.played and \
+        table.position.pieces == new_table(board, table.options).position.pieces
+
+
+def prepare_choices(board: Board, table: Table, country: str) -> list[dict]:
+    """The «Подготовка к войне» taps open to ``country`` now (001's optional rule), each with its command:
+    one per status card id of its deck that may still be put in play, and one face-down response
+    (anonymous: no card_id; the owner's phone keeps which one) when its deck has responses left. Empty
+    when the option is off, the country has prepared already, its deck is empty or round 1 has begun.
+    Keys: action ("prepare"), country, card_type ("status" or "response"), card_id (None for the response),
+    command."""
+    if not table.options.prepare_for_war or country not in board.countries or table.finished \
+            or f"prepare:{country}" in table.used or table.cards_of(country).deck <= 0 \
+            or not _before_round_1(board, table):
+        return []
+    cat = default_catalogue()
+    out = []
+    for card in cat.by_type("status", country):
+        if _copies_left(table, card) > 0:
+            out.append({"action": "prepare", "country": country, "card_type": "status", "card_id": card.id,
+                        "command": {"type": "prepare", "country": country, "card_type": "status",
+                                    "card_id": card.id}})
+    if any(_copies_left(table, card) > 0 for card in cat.by_type("response", country)):
+        out.append({"action": "prepare", "country": country, "card_type": "response", "card_id": None,
+                    "command": {"type": "prepare", "country": country, "card_type": "response"}})
+    return out[:program.MAX_CANDIDATES]
 
 
 _COMMANDS = {

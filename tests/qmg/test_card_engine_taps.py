@@ -1,0 +1,395 @@
+"""Issue 12 (engine follow-up): every card step completable by taps — play_from choices for every card
+type, guided to_deck taps with their costs, Malta Submarines' choice, air defence against a held
+battle, «Подготовка к войне» taps, per-game deck sizes, and the review nits."""
+import json
+from dataclasses import replace
+
+import pytest
+
+from gameplay.qmg import Piece
+from gameplay.qmg.cards import default_catalogue
+from gameplay.qmg.program import MAX_CANDIDATES, describe
+from gameplay.qmg.scenario import run_scenario, setup_table
+from gameplay.qmg.state import PositionError
+from gameplay.qmg.table import (
+    CommandError, Options, apply_command, apply_ops, new_table, pending_view, prepare_choices, step_choices,
+)
+
+from .helpers import BOARD
+
+SIX = ["germany army germany", "united_kingdom army united_kingdom", "japan army japan", "soviet_union army moscow",
+       "italy army italy", "united_states army eastern_us"]
+
+
+def piece(country, kind, space):
+    return {"country": country, "kind": kind, "space": space}
+
+
+def table_of(pieces=SIX, **kw):
+    table, _, _ = setup_table(BOARD, {"pieces": [piece(*p.split()) for p in pieces], **kw})
+    return table
+
+
+def apply(table, cmd):
+    out = apply_command(BOARD, table, cmd)
+    assert out.ok, (cmd, out.reason.en)
+    assert apply_ops(table, list(out.changes)) == out.state  # the stored operations rebuild it
+    return out.state
+
+
+def play(country, card_type, card_id=None, **kw):
+    cmd = {"type": "play_card", "country": country, "card_type": card_type, **kw}
+    if card_id:
+        cmd["card_id"] = card_id
+    return cmd
+
+
+def step(country, action, **kw):
+    return {"type": "step", "country": country, "action": action, **kw}
+
+
+# --- 1. play_from: every legal card, each with its command ------------------------------------
+
+def test_production_initiative_offers_each_status_still_in_the_deck():
+    t = table_of(active="germany", cards={"germany": {"statuses": ["ger_blitzkrieg"]}})
+    t = apply(t, play("germany", "event", "ger_production_initiative"))
+    choices = step_choices(BOARD, t)
+    ids = [c["card_id"] for c in choices]
+    statuses = {c.id for c in default_catalogue().by_type("status", "germany")}
+    assert set(ids) == statuses - {"ger_blitzkrieg"}  # the one copy of Blitzkrieg is already in play
+    assert all(c["card_type"] == "status" and c["source"] == "own_deck" for c in choices)
+    assert choices[0]["command"] == {"type": "step", "country": "germany", "action": "play_from",
+                                     "card_type": "status", "card_id": ids[0]}
+    # the page shows the same choices (without the command)
+    assert [c["card_id"] for c in pending_view(BOARD, t)[0]["choices"]] == ids
+    deck = t.cards_of("germany").deck
+    after = apply(t, choices[0]["command"])
+    assert ids[0] in after.cards_of("germany").statuses and after.cards_of("germany").deck == deck - 1
+    # a status in play, another type, a card of another deck: refused with the card's rule named
+    for cmd, code in [(step("germany", "play_from", card_type="status", card_id="ger_blitzkrieg"), "card.copies"),
+                      (step("germany", "play_from", card_type="build_army"), "play_from.type"),
+                      (step("germany", "play_from", card_type="status", card_id="uk_rationing"),
+                       "play_from.other_card"),
+                      (step("germany", "play_from", card_type="status"), "play_from.name")]:
+        out = apply_command(BOARD, t, cmd)
+        assert not out.ok and out.reason.code == code, (cmd, out.reason.code)
+        assert out.reason.ru and "rule" in out.reason.en
+
+
+def test_flexible_resources_offers_only_named_cards_known_to_be_in_the_discard_pile():
+    t = replace(table_of(active="united_states", round=2), gone=("us_fleet_deployed_to_pearl_harbor", "us_bombers"))
+    t = apply(t, play("united_states", "event", "us_flexible_resources"))
+    choices = step_choices(BOARD, t)
+    named = sorted(c["card_id"] for c in choices if c["card_id"])
+    # Flexible Resources itself lies in the discard pile too, but a card does not play itself
+    assert named == ["us_bombers", "us_fleet_deployed_to_pearl_harbor"]
+    out = apply_command(BOARD, t, step("united_states", "play_from", card_type="event", card_id="us_flexible_resources"))
+    assert not out.ok and out.reason.code == "play_from.itself"
+    basic = [c["card_type"] for c in choices if not c["card_id"]]
+    assert basic == ["build_army", "build_navy", "land_battle", "sea_battle"]  # the US deck has no response
+    out = apply_command(BOARD, t, step("united_states", "play_from", card_type="event", card_id="us_magic"))
+    assert not out.ok and out.reason.code == "play_from.not_in_discard" and "Magic" in out.reason.en
+    for choice in choices:  # every offered choice is accepted
+        assert apply_command(BOARD, t, choice["command"]).ok, choice
+
+
+def test_lend_lease_offers_every_uk_card_type_and_one_face_down_response():
+    t = table_of(active="united_states", round=2, cards={"united_kingdom": {"statuses": ["uk_rationing"]}})
+    t = apply(t, play("united_states", "event", "us_lend_lease"))
+    choices = step_choices(BOARD, t)
+    types = {c["card_type"] for c in choices}
+    assert types == {"build_army", "build_navy", "land_battle", "sea_battle", "status", "response", "event",
+                     "economic_warfare"}
+    responses = [c for c in choices if c["card_type"] == "response"]
+    assert len(responses) == 1 and responses[0]["card_id"] is None and "card_id" not in responses[0]["command"]
+    assert "uk_rationing" not in {c["card_id"] for c in choices}
+    assert len(choices) <= MAX_CANDIDATES
+    for choice in choices:
+        out = apply_command(BOARD, t, choice["command"])
+        assert out.ok, (choice, out.reason.en)
+    after = apply(t, responses[0]["command"])
+    assert after.cards_of("united_kingdom").responses == 1
+
+
+def test_no_play_from_choice_when_the_pile_is_empty():
+    t = table_of(active="germany", cards={"germany": {"deck": 0}})
+    t = apply(t, play("germany", "event", "ger_production_initiative"))
+    assert step_choices(BOARD, t) == []
+    assert apply_command(BOARD, t, {"type": "skip", "country": "germany"}).ok
+
+
+# --- 2. guided manual steps by taps ----------------------------------------------------------
+
+def test_rosie_the_riveter_taps_one_or_two_cards_and_no_more():
+    t = table_of(active="united_states", phase="discard",
+                 cards={"united_states": {"deck": 10, "statuses": ["us_rosie_the_riveter"]}})
+    t = apply(t, {"type": "use_card", "country": "united_states", "card_id": "us_rosie_the_riveter"})
+    choices = step_choices(BOARD, t)
+    assert [(c["action"], c["n"], c["pile"], c["cost"]) for c in choices] == [("to_deck", 1, "hand", None),
+                                                                               ("to_deck", 2, "hand", None)]
+    assert choices[1]["command"] == {"type": "step", "country": "united_states", "action": "to_deck", "n": 2,
+                                     "name": "hand"}
+    t1 = apply(t, choices[0]["command"])
+    assert [c["n"] for c in step_choices(BOARD, t1)] == [1]  # one more card at most
+    t2 = apply(t1, step_choices(BOARD, t1)[0]["command"])
+    assert step_choices(BOARD, t2) == []
+    out = apply_command(BOARD, t2, step("united_states", "to_deck", n=1, name="hand"))
+    assert not out.ok and out.reason.code == "to_deck.limit" and "Rosie" in out.reason.en
+    assert (t2.cards_of("united_states").hand, t2.cards_of("united_states").deck) == (5, 12)
+
+
+def test_rationing_charges_one_card_from_the_hand_when_the_card_goes_back():
+    t = table_of(active="united_kingdom", cards={"united_kingdom": {"statuses": ["uk_rationing"], "discard": 3}})
+    t = apply(t, play("united_kingdom", "event", "uk_enigma"))
+    t = apply(t, {"type": "use_card", "country": "united_kingdom", "card_id": "uk_rationing"})
+    while t.pending and t.pending[0]["card"] != "uk_rationing":
+        t = apply(t, {"type": "skip", "country": t.pending[0]["by"]})
+    choices = step_choices(BOARD, t)
+    assert len(choices) == 1 and choices[0]["cost"] == {"own_hand": 1} and choices[0]["pile"] == "discard"
+    assert choices[0]["card_id"] == "uk_enigma"
+    before = t.cards_of("united_kingdom")
+    t = apply(t, choices[0]["command"])
+    k = t.cards_of("united_kingdom")
+    assert (k.hand, k.deck, k.discard) == (before.hand - 1, before.deck + 1, before.discard)  # +1 cost, -1 back
+    assert "uk_enigma" not in t.gone
+
+
+def test_rationing_with_an_empty_hand_pays_from_the_deck():
+    t = table_of(active="united_kingdom", cards={"united_kingdom": {"statuses": ["uk_rationing"], "hand": 1,
+                                                                    "deck": 5}})
+    t = apply(t, play("united_kingdom", "build_navy", space="north_sea"))
+    t = apply(t, {"type": "use_card", "country": "united_kingdom", "card_id": "uk_rationing"})
+    t = apply(t, step_choices(BOARD, t)[0]["command"])
+    k = t.cards_of("united_kingdom")
+    assert (k.hand, k.deck) == (0, 5 - 1 + 1)  # the cost from the deck (the rulebook's fallback), then the card
+
+
+def test_women_conscripts_put_the_build_army_card_back_by_one_tap():
+    t = table_of(active="soviet_union", cards={"soviet_union": {"statuses": ["su_women_conscripts"]}})
+    t = apply(t, play("soviet_union", "build_army", space="ukraine"))
+    t = apply(t, {"type": "use_card", "country": "soviet_union", "card_id": "su_women_conscripts"})
+    choices = step_choices(BOARD, t)
+    assert [(c["n"], c["pile"], c["cost"], c["card_id"]) for c in choices] == [(1, "discard", None, None)]
+    before = t.cards_of("soviet_union")
+    t = apply(t, choices[0]["command"])
+    assert (t.cards_of("soviet_union").deck, t.cards_of("soviet_union").discard) == (before.deck + 1,
+                                                                                     before.discard - 1)
+
+
+def test_lend_lease_clause_is_one_tap_that_pays_three_and_puts_the_card_back():
+    t = table_of(active="united_states", round=2, cards={"united_states": {"deck": 10, "discard": 3}})
+    t = apply(t, play("united_states", "event", "us_lend_lease"))
+    assert "us_lend_lease" in t.gone
+    t = apply(t, {"type": "skip", "country": "united_kingdom"})  # the UK plays nothing
+    choices = step_choices(BOARD, t)
+    assert len(choices) == 1
+    assert (choices[0]["card_id"], choices[0]["cost"], choices[0]["n"]) == ("us_lend_lease", {"own_deck": 3}, 1)
+    before = t.cards_of("united_states")
+    t = apply(t, choices[0]["command"])
+    k = t.cards_of("united_states")
+    assert (k.deck, k.discard) == (before.deck - 3 + 1, before.discard + 3 - 1)
+    assert "us_lend_lease" not in t.gone  # the copy count stays true: the card is in the deck again
+    assert step_choices(BOARD, t) == []
+
+
+def test_lend_lease_cost_entered_by_hand_is_not_charged_twice():
+    t = table_of(active="united_states", round=2, cards={"united_states": {"deck": 10, "discard": 3}})
+    t = apply(t, play("united_states", "event", "us_lend_lease"))
+    t = apply(t, {"type": "skip", "country": "united_kingdom"})
+    t = apply(t, step("united_states", "discard_from_deck", target_country="united_states", n=3))
+    t = apply(t, step("united_states", "to_deck", n=1, name="discard"))
+    assert t.cards_of("united_states").deck == 10 - 3 + 1
+
+
+# --- 3. Malta Submarines: each Axis country chooses ---------------------------------------------
+
+MALTA_PIECES = SIX + ["germany navy mediterranean", "germany army balkans"]
+
+
+def test_malta_submarines_germany_chooses_italy_without_a_navy_discards_at_once():
+    t = table_of(MALTA_PIECES, active="united_kingdom", cards={"germany": {"deck": 20}, "italy": {"deck": 20}})
+    t = apply(t, play("united_kingdom", "economic_warfare", "uk_malta_submarines"))
+    assert t.pending[0]["by"] == "germany" and t.cards_of("germany").deck == 20
+    commands = [c["command"] for c in step_choices(BOARD, t)]
+    assert commands == [{"type": "step", "country": "germany", "action": "discard_from_deck"},
+                        {"type": "step", "country": "germany", "action": "eliminate", "space": "mediterranean",
+                         "kind": "navy"}]
+    assert "Mediterranean" in describe(BOARD, t.pending[0], "en")
+    assert apply_command(BOARD, t, {"type": "skip", "country": "germany"}).reason.code == "skip.mandatory"
+    assert not apply_command(BOARD, t, step("united_kingdom", "discard_from_deck", target_country="germany")).ok
+    navy = apply(t, commands[1])
+    assert Piece("germany", "navy", "mediterranean") not in navy.position.pieces
+    assert navy.cards_of("germany").deck == 20
+    assert navy.cards_of("italy").deck == 18 and navy.pending == ()  # Italy had no navy there: no tap
+    cards = apply(t, commands[0])
+    assert cards.cards_of("germany").deck == 18 and cards.cards_of("italy").deck == 18
+    assert Piece("germany", "navy", "mediterranean") in cards.position.pieces
+
+
+def test_malta_submarines_is_no_bomber_card_for_skilled_pilots():
+    t = table_of(MALTA_PIECES + ["italy navy mediterranean"], active="united_kingdom",
+                 cards={"italy": {"deck": 15, "responses": ["ita_skilled_pilots"]}, "germany": {"deck": 20}})
+    t = apply(t, play("united_kingdom", "economic_warfare", "uk_malta_submarines"))
+    t = apply(t, step("germany", "discard_from_deck"))
+    t = apply(t, step("italy", "discard_from_deck"))
+    assert t.cards_of("italy").deck == 13
+    assert t.last["by"] == "united_kingdom" and "italy" in t.last["ew_hits"]
+    out = apply_command(BOARD, t, {"type": "use_card", "country": "italy", "card_id": "ita_skilled_pilots"})
+    assert not out.ok and out.reason.code == "use.no_trigger"
+
+
+def test_wolf_packs_add_nothing_to_malta_submarines():
+    t = table_of(MALTA_PIECES, active="united_kingdom",
+                 cards={"germany": {"deck": 20, "statuses": ["ger_wolf_packs"]}, "italy": {"deck": 20}})
+    t = apply(t, play("united_kingdom", "economic_warfare", "uk_malta_submarines"))
+    t = apply(t, step("germany", "discard_from_deck"))
+    assert t.cards_of("germany").deck == 18
+
+
+# --- 4. Air Marshal against a held battle -------------------------------------------------------
+
+AM_PIECES = ["germany army germany", "germany army eastern_europe", "germany air eastern_europe",
+             "soviet_union army ukraine", "soviet_union air ukraine", "soviet_union army moscow"]
+
+
+def held_battle():
+    t = table_of(AM_PIECES, active="germany", options={"air_marshal": True},
+                 cards={"soviet_union": {"responses": ["su_rasputitsa"]}})
+    out = apply_command(BOARD, t, play("germany", "land_battle", space="ukraine"))
+    assert out.ok, out.reason.en
+    t = out.state
+    assert t.hold == {"piece": piece("soviet_union", "army", "ukraine"), "by": "germany"}
+    assert t.attack == {"space": "ukraine", "country": "soviet_union", "kind": "army", "attacker": "germany",
+                        "defended": False}
+    return t, out
+
+
+def test_air_defence_answers_a_held_battle_and_the_attacker_may_strike():
+    t, out = held_battle()
+    # the note says the removal waits (not that the piece "is removed")
+    assert any(n.code == "battle.held_note" and "waits" in n.en for n in out.notes)
+    assert not any(n.code == "battle.ok" for n in out.notes)
+    t = apply(t, {"type": "air_defence", "country": "soviet_union"})
+    assert Piece("soviet_union", "army", "ukraine") in t.position.pieces
+    assert Piece("soviet_union", "air", "ukraine") not in t.position.pieces
+    assert t.hold is None and t.attack["defended"] and t.window == "axis"
+    t = apply(t, {"type": "air_strike", "country": "germany", "from_space": "eastern_europe"})
+    assert Piece("soviet_union", "army", "ukraine") not in t.position.pieces
+    assert Piece("germany", "air", "eastern_europe") not in t.position.pieces
+
+
+def test_after_passes_the_held_removal_happens_and_air_defence_still_may_answer():
+    t, _ = held_battle()
+    t = apply(t, {"type": "pass", "country": "soviet_union"})
+    t = apply(t, {"type": "pass", "country": "germany"})
+    assert Piece("soviet_union", "army", "ukraine") not in t.position.pieces and t.hold is None
+    assert t.attack and not t.attack["defended"]
+    t = apply(t, {"type": "air_defence", "country": "soviet_union"})
+    assert Piece("soviet_union", "army", "ukraine") in t.position.pieces
+    assert Piece("soviet_union", "air", "ukraine") not in t.position.pieces
+
+
+# --- 5. review nits ----------------------------------------------------------------------------
+
+def test_a_step_after_the_cards_steps_names_the_card():
+    out = run_scenario({"pieces": [piece(*p.split()) for p in SIX + ["germany army north_africa"]],
+                        "active": "italy", "commands": [
+                            {"type": "play_card", "card_type": "event", "card_id": "ita_afrika_korps"},
+                            step("italy", "build_army", space="balkans")]})
+    c = out["commands"][1]
+    assert c["code"] == "step.no_card" and "Afrika Korps" in c["reason"]["en"] and "Event" not in c["reason"]["en"]
+
+
+def test_afrika_korps_unsupplied_note_names_germanys_supply_step():
+    out = run_scenario({"pieces": [piece("italy", "army", "italy"), piece("germany", "army", "germany"),
+                                   piece("united_kingdom", "army", "united_kingdom")],
+                        "active": "italy", "commands": [
+                            {"type": "play_card", "card_type": "event", "card_id": "ita_afrika_korps"}]}, lang="en")
+    notes = [n["en"] for n in out["commands"][0].get("notes", [])]
+    unsupplied = [n for n in notes if "unsupplied" in n]
+    assert unsupplied and all("Germany's next supply step" in n and "your" not in n for n in unsupplied)
+
+
+def test_magic_step_text_says_a_status_or_a_face_down_response():
+    t = table_of(active="united_states", round=2, cards={"japan": {"statuses": ["jpn_forward_bases"],
+                                                                   "responses": ["jpn_kamikaze"]}})
+    t = apply(t, play("united_states", "event", "us_magic"))
+    en, ru = describe(BOARD, t.pending[0], "en"), describe(BOARD, t.pending[0], "ru")
+    assert "status or a face-down response of Japan" in en and "ответа" in ru and "статус" in ru
+
+
+def test_skip_with_nothing_to_skip_names_the_rule():
+    out = apply_command(BOARD, table_of(), {"type": "skip", "country": "germany"})
+    assert out.reason.code == "skip.nothing" and "rule" in out.reason.en and "правило" in out.reason.ru
+
+
+@pytest.mark.parametrize("data", [
+    {"options": []}, {"vp": []}, {"cards": []}, {"active": ["germany"]}, {"phase": ["play"]},
+    {"commands": [{"type": ["play_card"]}]}, {"cards": {"germany": []}},
+])
+def test_scenario_bad_shapes_are_bad_input(data):
+    with pytest.raises(PositionError):
+        run_scenario(data)
+
+
+def test_scenario_error_has_one_command_prefix():
+    with pytest.raises(PositionError) as exc:
+        run_scenario({"active": "soviet_union",
+                      "commands": [{"type": "play_card", "card_type": "response", "card_id": "ger_blitzkrieg"}]})
+    assert str(exc.value).count("command #1") == 1
+
+
+# --- 6. «Подготовка к войне» taps ------------------------------------------------------------------
+
+def test_prepare_choices_one_tap_per_status_and_one_face_down_response():
+    opts = Options(prepare_for_war=True)
+    t = new_table(BOARD, opts)
+    su = prepare_choices(BOARD, t, "soviet_union")
+    statuses = {c.id for c in default_catalogue().by_type("status", "soviet_union")}
+    assert {c["card_id"] for c in su if c["card_type"] == "status"} == statuses
+    responses = [c for c in su if c["card_type"] == "response"]
+    assert len(responses) == 1 and responses[0]["command"] == {"type": "prepare", "country": "soviet_union",
+                                                               "card_type": "response"}
+    assert all(c["card_type"] == "status" for c in prepare_choices(BOARD, t, "germany"))  # no German responses
+    for choice in su + prepare_choices(BOARD, t, "germany"):
+        assert apply_command(BOARD, t, choice["command"]).ok, choice
+    out = apply_command(BOARD, t, {"type": "prepare", "country": "germany", "card_type": "response"})
+    assert not out.ok and out.reason.code == "prepare.no_response"
+    t2 = apply(t, su[0]["command"])
+    assert prepare_choices(BOARD, t2, "soviet_union") == []  # one card per country
+    uk = prepare_choices(BOARD, t2, "united_kingdom")
+    assert uk and apply(t2, uk[0]["command"])
+    assert prepare_choices(BOARD, new_table(BOARD), "soviet_union") == []  # the option is off
+    started = apply(t, play("germany", "build_army", space="eastern_europe"))
+    assert prepare_choices(BOARD, started, "japan") == []  # round 1 has begun
+
+
+def test_prepare_choices_leave_out_a_status_already_in_play():
+    t = apply(new_table(BOARD, Options(prepare_for_war=True)),
+              {"type": "prepare", "country": "germany", "card_type": "status", "card_id": "ger_blitzkrieg"})
+    assert prepare_choices(BOARD, t, "germany") == []
+    assert "ger_blitzkrieg" not in {c["card_id"] for c in prepare_choices(BOARD, replace(t, used=()), "germany")}
+
+
+# --- 7. per-game deck sizes -----------------------------------------------------------------------
+
+def test_options_deck_sizes_per_country():
+    assert "decks" not in Options().to_dict()  # old stored games keep identical JSON
+    assert Options.from_dict(Options().to_dict()) == Options()
+    opts = Options(dealt=12, air_marshal=True, decks=(("germany", 48), ("italy", 36)))
+    data = json.loads(json.dumps(opts.to_dict()))
+    assert data["decks"] == {"germany": 48, "italy": 36}
+    assert Options.from_dict(data) == opts
+    t = new_table(BOARD, opts)
+    assert t.cards_of("germany").deck == 48 - 12 and t.cards_of("italy").deck == 36 - 12
+    assert t.cards_of("japan").deck == BOARD.countries["japan"].deck - 12  # the board's own size
+    for bad in (18, 81):
+        with pytest.raises(ValueError):
+            Options(dealt=12, decks=(("germany", bad),))
+    Options(dealt=12, decks=(("germany", 19),))
+
+
+def test_commands_still_refuse_unknown_cards_as_malformed():
+    t = apply(table_of(active="germany"), play("germany", "event", "ger_production_initiative"))
+    with pytest.raises(CommandError):
+        apply_command(BOARD, t, step("germany", "play_from", card_type="status", card_id="no_such_card"))
