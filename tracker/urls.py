@@ -24,6 +24,7 @@ urlpatterns = [
     path("g/<int:pk>/undo/", core.undo, name="undo"),
     path("g/<int:pk>/redo/", core.redo, name="redo"),
     path("g/<int:pk>/note/", qmg.note, name="note"),
+    path("g/<int:pk>/unseen/", qmg.unseen, name="qmg_unseen"),
     path("g/<int:pk>/seats/", core.seats, name="seats"),
     path("join/<str:token>/", core.join, name="join"),
     path("watch/<str:token>/", core.watch, name="watch"),

@@ -15,6 +15,9 @@
  *   #space-info                      the info box filled on selection (anywhere on the page)
  *   [data-board-target]              the current form: its input/select named "space" (or the
  *                                    name given as the attribute's value) receives the space id.
+ *   [data-step-choice][data-space]   the engine's legal choices of the open card step (buttons in
+ *                                    #card-steps): their spaces are outlined on the map; a tap on an
+ *                                    outlined space with one choice makes it, with several it shows them.
  * On selection the svg dispatches a bubbling "board:select" event with detail {space, name}.
  */
 (function () {
@@ -138,7 +141,49 @@
     return v;
   }
 
+  // ---------------------------------------------------------------- card step targets ---
+  function choiceButtons(id) {
+    var all = document.querySelectorAll("[data-step-choice]");
+    var out = [];
+    for (var i = 0; i < all.length; i++) {
+      if (!id || all[i].getAttribute("data-space") === id) { out.push(all[i]); }
+    }
+    return out;
+  }
+
+  function markTargets() {
+    var spaces = {};
+    choiceButtons().forEach(function (b) {
+      var id = b.getAttribute("data-space");
+      if (id) { spaces[id] = true; }
+    });
+    var svgs = document.querySelectorAll("[data-board] svg.board-svg");
+    for (var i = 0; i < svgs.length; i++) {
+      var all = svgs[i].querySelectorAll("g.space");
+      for (var j = 0; j < all.length; j++) {
+        all[j].classList.toggle("target", !!spaces[all[j].getAttribute("data-space")]);
+      }
+    }
+  }
+
+  function takeChoice(id) {
+    var here = choiceButtons(id);
+    choiceButtons().forEach(function (b) { b.classList.remove("choice-here"); });
+    if (here.length === 1) {
+      here[0].click();  // one legal choice in that space: the tap on the map is the decision
+      return true;
+    }
+    if (here.length > 1) {  // several (e.g. whose piece): show them where the eye goes next
+      here.forEach(function (b) { b.classList.add("choice-here"); });
+      if (here[0].scrollIntoView) { here[0].scrollIntoView({ block: "nearest" }); }
+      here[0].focus({ preventScroll: true });
+      return true;
+    }
+    return false;
+  }
+
   function initAll(root) {
+    markTargets();
     var scope = root && root.querySelectorAll ? root : document;
     var svgs = scope.querySelectorAll("[data-board] svg.board-svg");
     for (var i = 0; i < svgs.length; i++) { init(svgs[i]); }
@@ -413,6 +458,7 @@
     var v3 = views.get(svg3);
     if (v3 && Date.now() - v3.lastDrag < 350) { return; }  // the end of a drag is not a tap
     select(svg3, g);
+    if (g.classList.contains("target")) { takeChoice(g.getAttribute("data-space")); }
   });
 
   document.addEventListener("keydown", function (e) {
@@ -422,6 +468,7 @@
     if (!svg) { return; }
     e.preventDefault();
     select(svg, g);
+    if (g.classList.contains("target")) { takeChoice(g.getAttribute("data-space")); }
   });
 
   // the form's own field changed (e.g. a <select name="space">): follow it on the map

@@ -81,11 +81,36 @@ def test_stalingrad_revealed_from_the_defenders_phone(live_server, new_context, 
     use = allies.locator("details.use-card")
     if use.get_attribute("open") is None:
         use.locator("summary").click()
-    use.locator("select[name=country]").select_option("soviet_union")
-    use.locator("input[name=card]").fill("Сталинград")
-    use.locator("button[type=submit]").click()
+    use.locator("button.reveal", has_text="Сталинград").click()  # one tap on the owner's private list
     expect(allies.locator(".flash-success")).to_contain_text("Сталинград")
     shot(allies, "qmg-cards-01-stalingrad")
     game = Game.objects.get(pk=game.pk)
     assert Piece.objects.filter(game=game, country="soviet_union", space="ukraine").exists()
     assert game.country_cards.get(country="soviet_union").responses == 0
+
+
+def test_a_card_steps_targets_are_outlined_and_one_tap_on_the_map_makes_the_choice(live_server, new_context, shot):
+    """«Принудительный призыв»: Germany may recruit in Germany or next to it. The phone outlines exactly the
+    spaces the engine allows; a tap on one of them on the map recruits there (no second tap on a button)."""
+    game = create_game("Призыв", list(zip(["Ось", "Союзники"], DEFAULT_SEATING[2])), {})
+    axis_seat = game.seats.get(number=1)
+    page = new_context().new_page()
+    page.goto(live_server.url + f"/join/{axis_seat.token}/")
+    page.locator("input[name=card]").fill("Принудительный призыв")
+    page.locator("section.stepper button[type=submit]", has_text=re.compile("Сыграть|Play")).first.click()
+    expect(page.locator("#card-steps")).to_be_visible()
+    outlined = page.locator("svg.board-svg g.space.target")
+    expect(outlined.first).to_be_attached()
+    targets = sorted(outlined.evaluate_all("els => els.map(e => e.getAttribute('data-space'))"))
+    buttons = sorted(page.locator("#card-steps [data-step-choice]").evaluate_all(
+        "els => els.map(e => e.getAttribute('data-space'))"))
+    # Germany itself holds the German army already: the outlined spaces are the free ones next to it
+    assert targets == buttons and "western_europe" in targets and "germany" not in targets \
+        and "north_africa" not in targets
+    shot(page, "qmg-cards-02-targets-outlined")
+    # tap a target on the map (the phone's first view is on the active country's home)
+    space = "balkans"
+    page.locator(f'svg.board-svg g.space[data-space="{space}"] .shape').click()
+    expect(page.locator(".flash-success")).to_be_visible()
+    assert Piece.objects.filter(game=game, country="germany", kind="army", space=space).exists()
+    shot(page, "qmg-cards-03-recruited-by-map-tap")

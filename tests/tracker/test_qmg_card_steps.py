@@ -249,9 +249,13 @@ def test_a_response_discarded_blind_leaves_its_owners_private_list(client, game6
     assert r.status_code == 200
     game6.refresh_from_db()
     assert game6.country_cards.get(country="japan").responses == 0
-    assert not PrivateNote.objects.filter(game=game6, country="japan").exists()
+    assert not PrivateNote.objects.filter(game=game6, country="japan", active=True).exists()
     owner = as_seat(client.__class__(), game6, 3)
     assert owner.get(reverse("game", args=[game6.pk])).context["private_responses"] == []
+    # the note is kept, tied to the discard: an undo of it puts the name back on the owner's phone
+    assert post(us, game6, "undo").status_code == 200
+    names = [r["name"] for r in owner.get(reverse("game", args=[game6.pk])).context["private_responses"]]
+    assert names == ["Атака банзай"]
 
 
 def test_an_old_game_offers_its_old_free_steps(client, game6):
@@ -264,3 +268,81 @@ def test_an_old_game_offers_its_old_free_steps(client, game6):
     assert page.context["free_steps"] is True and page.context["card_steps"] is None  # the old rules: by hand
     r = post(client, game6, "card_step", country="germany", action="recruit_army", space="western_europe")
     assert r.status_code == 200
+
+
+def tap(client, game, label):
+    """Tap the offered card-step button whose text contains ``label``: post exactly its hidden fields."""
+    html = client.get(reverse("game", args=[game.pk])).content.decode()
+    section = html[html.index('id="card-steps"'):]
+    section = section[:section.index("</section>")]
+    for form in re.findall(r"<form.*?</form>", section, re.S):
+        if label in form and 'value="card_step"' in form:
+            fields = dict(re.findall(r'<input type="hidden" name="([a-z_]+)" value="([^"]*)"', form))
+            fields.pop("csrfmiddlewaretoken", None)
+            fields.pop("command", None)
+            fields.pop("version", None)
+            return post(client, game, "card_step", **fields)
+    raise AssertionError(f"no button {label!r} in {section[:2000]}")
+
+
+def buttons(client, game):
+    html = client.get(reverse("game", args=[game.pk])).content.decode()
+    if 'id="card-steps"' not in html:
+        return []
+    section = html[html.index('id="card-steps"'):]
+    return re.findall(r'data-step-choice>([^<]*)</button>', section[:section.index("</section>")])
+
+
+def test_lend_lease_on_the_phones_the_uk_names_its_face_down_card_and_the_us_takes_the_card_back(client, game6):
+    for n in (1, 2, 3, 4, 5):
+        pass_turn(seat(client.__class__, game6, n), game6)
+    us = seat(client.__class__, game6, 6)
+    assert post(us, game6, "play_card", card="Ленд-лиз", card_type="event").status_code == 200
+    uk = seat(client.__class__, game6, 2)
+    offered_uk = buttons(uk, game6)
+    assert "«Верность короне» — закрытой картой" in offered_uk  # the owner names which, on its own phone
+    assert buttons(us, game6) == []  # the UK's step: the US phone waits
+    r = tap(uk, game6, "Верность короне")
+    assert r.status_code == 200, r.content.decode()[:500]
+    last = Event.objects.filter(game=game6, kind=Event.MOVE).order_by("-seq").first()
+    assert "card_id" not in last.command
+    names = [x["name"] for x in uk.get(reverse("game", args=[game6.pk])).context["private_responses"]]
+    assert names == ["Верность короне"]
+    # the US: one tap pays the top 3 cards of its deck and puts Lend Lease back into the deck
+    game6.refresh_from_db()
+    before = game6.country_cards.get(country="united_states")
+    offered_us = buttons(us, game6)
+    assert len(offered_us) == 1 and "Ленд-лиз" in offered_us[0] and "3" in offered_us[0]
+    assert tap(us, game6, "Ленд-лиз").status_code == 200
+    after = game6.country_cards.get(country="united_states")
+    assert (after.deck, after.discard) == (before.deck - 3 + 1, before.discard + 3 - 1)
+
+
+def test_malta_submarines_each_axis_phone_chooses(client, game6):
+    # round 1: Germany builds a navy in the Baltic… the Mediterranean needs Italy's navy: Italy builds it
+    g = seat(client.__class__, game6, 1)
+    pass_turn(g, game6)
+    uk = seat(client.__class__, game6, 2)
+    pass_turn(uk, game6)
+    for n in (3, 4):
+        pass_turn(seat(client.__class__, game6, n), game6)
+    it = seat(client.__class__, game6, 5)
+    assert post(it, game6, "play_card", card_type="build_navy", space="mediterranean").status_code == 200
+    for cmd, fields in (("end_play", {}), ("supply", {}), ("score", {}), ("discard", {"n": 0}), ("draw", {})):
+        assert post(it, game6, cmd, **fields).status_code == 200
+    pass_turn(seat(client.__class__, game6, 6), game6)
+    pass_turn(g, game6)
+    game6.refresh_from_db()
+    deck_germany = game6.country_cards.get(country="germany").deck
+    assert post(uk, game6, "play_card", card="Мальтийские субмарины", card_type="economic_warfare").status_code == 200
+    game6.refresh_from_db()
+    # Germany has no navy in the Mediterranean: its 2 cards went at once; Italy chooses on its own phone
+    assert game6.country_cards.get(country="germany").deck == deck_germany - 2
+    assert buttons(uk, game6) == [] and buttons(g, game6) == []
+    offered_it = buttons(it, game6)
+    assert len(offered_it) == 2 and any("Средиземное" in b for b in offered_it)
+    deck_italy = game6.country_cards.get(country="italy").deck
+    assert tap(it, game6, "Средиземное").status_code == 200
+    game6.refresh_from_db()
+    assert not game6.pieces.filter(country="italy", kind="navy").exists()
+    assert game6.country_cards.get(country="italy").deck == deck_italy  # the navy instead of the cards

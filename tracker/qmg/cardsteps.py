@@ -6,7 +6,7 @@ with the command that makes it; this module only names them for the page and par
 from __future__ import annotations
 
 from django import forms
-from django.utils.translation import gettext as _, gettext_lazy
+from django.utils.translation import gettext as _, gettext_lazy, ngettext
 
 from gameplay.qmg.cards import default_catalogue
 from gameplay.qmg.program import describe
@@ -30,6 +30,8 @@ class CardStepForm(forms.Form):
     kind = forms.ChoiceField(choices=[("", ""), ("army", "army"), ("navy", "navy")], required=False)
     card_id = forms.CharField(max_length=60, required=False)
     card_type = forms.ChoiceField(choices=[("", "")] + [(t, t) for t in CARD_TYPES], required=False)
+    n = forms.IntegerField(min_value=0, max_value=3, required=False)  # to_deck: how many cards
+    name = forms.ChoiceField(choices=[("", ""), ("hand", "hand"), ("discard", "discard")], required=False)
 
     def __init__(self, *args, countries=COUNTRIES, board=None, **kwargs):
         super().__init__(*args, **kwargs)
@@ -41,34 +43,69 @@ class CardStepForm(forms.Form):
         return value
 
 
+def card_label(card, lang: str) -> str:
+    return f"«{card.name_en if lang == 'en' else card.name_ru}»"
+
+
+def choice_label(board, head: dict, c: dict, lang: str) -> str:
+    """A choice of the engine's open step in words: where, whose piece, which card, how many."""
+    space = (lambda s: board.spaces[s].en) if lang == "en" else (lambda s: board.spaces[s].ru)
+    cname = (lambda x: board.countries[x].en) if lang == "en" else (lambda x: board.countries[x].ru)
+    card = CATALOGUE.get(c.get("card_id") or "")
+    if c.get("action") == "to_deck":
+        if card is not None:
+            text = _("%(card)s back into the deck") % {"card": card_label(card, lang)}
+        else:
+            text = ngettext("%(n)s card from the hand into the deck", "%(n)s cards from the hand into the deck",
+                            c.get("n") or 0) % {"n": c.get("n") or 0}
+        cost = c.get("cost") or {}
+        if cost.get("own_deck"):
+            text += " — " + _("pay: the top %(n)s cards of the deck") % {"n": cost["own_deck"]}
+        elif cost.get("own_hand"):
+            text += " — " + _("pay: %(n)s card(s) from the hand") % {"n": cost["own_hand"]}
+        return text
+    if c.get("action") == "discard_from_deck" and c["command"].get("target_country") is None \
+            and head["kind"] != "discard":  # Malta Submarines: the target's own choice
+        return _("Discard the top cards of your deck")
+    parts = []
+    if c.get("space"):
+        parts.append(space(c["space"]))
+    who = c.get("target_country") or c.get("country")
+    other = cname(who) if who and who != head["by"] else ""
+    if c.get("kind") in KIND_WORDS:  # «армия», or «армия (Италия)» for another country's piece
+        parts.append(f"{KIND_WORDS[c['kind']]} ({other})" if other else str(KIND_WORDS[c["kind"]]))
+    elif other:
+        parts.append(other)
+    if card is not None:
+        parts.append(card_label(card, lang))
+    elif c.get("card_type"):
+        parts.append(CARD_TYPE_NAMES[c["card_type"]][1 if lang == "en" else 0])
+    if c.get("action") == "discard_response":
+        parts.append(_("a face-down response"))
+    return " — ".join(parts) or cname(who or head["by"])
+
+
 def card_steps(board, table, mine, lang: str) -> dict | None:
     """The first open card step for the page: its text, whose it is, and (for that seat) the choices."""
     if not table.pending:
         return None
     head = table.pending[0]
-    space = (lambda s: board.spaces[s].en) if lang == "en" else (lambda s: board.spaces[s].ru)
     cname = (lambda c: board.countries[c].en) if lang == "en" else (lambda c: board.countries[c].ru)
     choices = []
     if head["by"] in mine:
         for c in step_choices(board, table):
-            parts = []
-            if c.get("space"):
-                parts.append(space(c["space"]))
-            who = c.get("target_country") or c.get("country")
-            if who and who != head["by"] or c.get("kind"):
-                parts.append(" ".join(str(x) for x in (cname(who) if who else "", KIND_WORDS.get(c.get("kind"), ""))
-                                      if x))
-            if c.get("card_id") and CATALOGUE.get(c["card_id"]):
-                card = CATALOGUE[c["card_id"]]
-                parts.append(card.name_en if lang == "en" else card.name_ru)
-            if c.get("card_type"):
-                parts.append(CARD_TYPE_NAMES[c["card_type"]][1 if lang == "en" else 0])
-            if c.get("action") == "discard_response":
-                parts.append(_("a face-down response"))
             fields = [(k, v) for k, v in c["command"].items() if k != "type"]
-            choices.append({"label": " — ".join(parts) or cname(who or head["by"]), "fields": fields,
+            if c.get("action") == "play_from" and c.get("card_type") == "response" and not c.get("card_id"):
+                # face down: the owner names which response (kept on its phone only, never in the log)
+                for card in CATALOGUE.by_country(c["country"]):
+                    if card.type == "response":
+                        choices.append({"label": _("%(card)s — face down") % {"card": card_label(card, lang)},
+                                        "fields": fields + [("card_id", card.id)], "space": ""})
+                continue
+            choices.append({"label": choice_label(board, head, c, lang), "fields": fields,
                             "space": c.get("space", "")})
     return {"text": describe(board, head, lang), "by": head["by"], "by_name": cname(head["by"]),
+            "on_map": any(c["space"] for c in choices),
             "mine": head["by"] in mine, "optional": bool(head.get("optional")) or head["kind"] == "manual",
             "manual": head["kind"] == "manual", "note": head.get("note", "") if head["kind"] == "manual" else "",
             "choices": choices, "held": bool(table.hold), "more": len(table.pending) - 1}

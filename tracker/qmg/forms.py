@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy as _
 from gameplay.qmg import load_board
 from gameplay.qmg.board import seed_fact_problems
 from gameplay.qmg.cards import fold, load_catalogue
-from gameplay.qmg.table import BASIC_CARD_ACTION, CARD_TYPES, CARD_TYPE_NAMES
+from gameplay.qmg.table import BASIC_CARD_ACTION, CARD_TYPES, CARD_TYPE_NAMES, HAND_SIZE, MAX_DECK
 
 from gameplay.qmg.seating import DEFAULT_SEATING
 from tracker.language import lang as _lang
@@ -17,6 +17,7 @@ from .variants import MAX_PATCH, PatchError, check_patch
 
 BOARD = load_board()
 COUNTRIES = BOARD.turn_order
+MIN_DECK = HAND_SIZE + 12  # with Air Marshal a deck deals 12 cards and the hand keeps 7 (engine: Options.decks)
 
 
 
@@ -99,7 +100,26 @@ class NewGameForm(forms.Form):
     air_italy = forms.IntegerField(label=_("Air forces: Italy"), min_value=0, max_value=9, required=False)
     air_united_states = forms.IntegerField(label=_("Air forces: United States"), min_value=0, max_value=9,
                                            required=False)
+    air_deck_germany = forms.IntegerField(
+        label=_("Cards in the deck with the expansion: Germany"), min_value=MIN_DECK, max_value=MAX_DECK,
+        required=False,
+        help_text=_("The rules at hand do not give how many cards the expansion adds: count each shuffled deck "
+                    "once and enter it here (left as is: the base game's deck)."))
+    air_deck_united_kingdom = forms.IntegerField(label=_("Cards in the deck with the expansion: United Kingdom"),
+                                                 min_value=MIN_DECK, max_value=MAX_DECK, required=False)
+    air_deck_japan = forms.IntegerField(label=_("Cards in the deck with the expansion: Japan"),
+                                        min_value=MIN_DECK, max_value=MAX_DECK, required=False)
+    air_deck_soviet_union = forms.IntegerField(label=_("Cards in the deck with the expansion: Soviet Union"),
+                                               min_value=MIN_DECK, max_value=MAX_DECK, required=False)
+    air_deck_italy = forms.IntegerField(label=_("Cards in the deck with the expansion: Italy"),
+                                        min_value=MIN_DECK, max_value=MAX_DECK, required=False)
+    air_deck_united_states = forms.IntegerField(label=_("Cards in the deck with the expansion: United States"),
+                                                min_value=MIN_DECK, max_value=MAX_DECK, required=False)
     reallocate = forms.BooleanField(label=_("Optional rule: Reallocate Resources"), required=False)
+    prepare_for_war = forms.BooleanField(
+        label=_("Optional rule: Preparing for war"), required=False,
+        help_text=_("Before the first round each country may take one status or response card from its deck "
+                    "and play it (quick reference)."))
     step_by_step = forms.BooleanField(
         label=_("Step by step (teaching game)"), required=False,
         help_text=_("Every step of a turn (supply, victory, discard, draw) gets its own tap instead of one "
@@ -111,6 +131,7 @@ class NewGameForm(forms.Form):
         super().__init__(*args, **kwargs)
         for c in COUNTRIES:  # the expansion's counts are not confirmed: a group may change them
             self.fields[f"air_{c}"].initial = BOARD.air_forces_default.get(c, 0)
+            self.fields[f"air_deck_{c}"].initial = BOARD.countries[c].deck
 
     def clean(self):
         data = super().clean()
@@ -131,6 +152,9 @@ class NewGameForm(forms.Form):
                 raise forms.ValidationError(_("Every player needs at least one country."))
         data["air_forces"] = {c: (data.get(f"air_{c}") if data.get(f"air_{c}") is not None
                                   else BOARD.air_forces_default.get(c, 0)) for c in COUNTRIES}
+        # only the decks the club changed are stored: a game on the base decks keeps its old options
+        data["decks"] = {c: data[f"air_deck_{c}"] for c in COUNTRIES
+                         if data.get(f"air_deck_{c}") not in (None, BOARD.countries[c].deck)}
         names = [(data.get(f"player_{i}") or "").strip() or _("Player %(n)s") % {"n": i} for i in range(1, n + 1)]
         data["seats"] = list(zip(names, seating))
         return data
@@ -213,6 +237,36 @@ class UseCardForm(VersionForm):
             except forms.ValidationError as exc:
                 self.add_error("card", exc)
         return data
+
+
+class PrepareForm(VersionForm):
+    """«Подготовка к войне»: one status (face up) or response (face down, its name kept private) from the deck."""
+
+    country = ChoiceField(label=_("Country"))
+    card_type = ChoiceField(label=_("Card type"), choices=[("status", "status"), ("response", "response")])
+    card_id = forms.CharField(max_length=60)
+
+    def __init__(self, *args, countries=COUNTRIES, **kwargs):
+        super().__init__(*args, **kwargs)
+        limit_countries(self.fields["country"], countries)
+
+    def clean(self):
+        data = super().clean()
+        card = CATALOGUE.get(data.get("card_id") or "")
+        if card is None or card.type != data.get("card_type") or card.country != data.get("country"):
+            self.add_error("card_id", _("Unknown card."))
+        return data
+
+
+class UnseenForm(forms.Form):
+    """Which of the country's face-down responses was discarded unseen (its owner's answer)."""
+
+    country = ChoiceField(label=_("Country"))
+    card_id = forms.CharField(max_length=60)
+
+    def __init__(self, *args, countries=COUNTRIES, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["country"].choices = [(c, c) for c in countries]
 
 
 class PassForm(VersionForm):

@@ -16,6 +16,7 @@ from gameplay.qmg.table import (
     CARD_TYPE_NAMES, PHASE_NAMES, draw_count, face_down_refusal, is_face_down_play, piece_names, reminders,
     turn_context,
 )
+from gameplay.qmg import table as qmg_table
 
 from tracker.core.commands import BadInput, Parsed
 from tracker.core.models import Event, PrivateNote
@@ -27,8 +28,8 @@ from .cardsteps import CardStepForm, card_steps, free_steps_allowed
 from .board_svg import render_board_svg, space_rows
 from .charts import vp_chart_svg
 from .forms import (
-    CATALOGUE, AirForm, DiscardForm, FinishTurnForm, NoteForm, PassForm, PlayCardForm, ReallocateForm, StepForm, UseCardForm,
-    VersionForm, card_name,
+    CATALOGUE, AirForm, DiscardForm, FinishTurnForm, NoteForm, PassForm, PlayCardForm, PrepareForm, ReallocateForm,
+    StepForm, UseCardForm, VersionForm, card_name,
 )
 
 
@@ -72,6 +73,8 @@ def context(request, game, actor, table, keep=None) -> dict:
         table.cards_of(cid).statuses or table.cards_of(cid).responses for cid in mine)
     ctx["card_steps"] = card_steps(board, table, mine, lang)  # the engine's open card step, one tap per choice
     ctx["free_steps"] = free_steps_allowed(table, selectors.legacy_rules(game))  # only where the engine accepts one
+    ctx["prepare"] = _prepare_context(board, table, mine, lang, actor.seat is not None) \
+        if table.options.prepare_for_war else []
     if table.options.air_marshal:
         ctx.update(_air_context(table, board, supply(), mine, lang, initial))
     ctx.update(_board_context(board, table, supply, lang))
@@ -114,13 +117,13 @@ def _cards_context(game, table, board, actor, events, mine, lang, forms, initial
                        "team": board.countries[cid].team, "responses": k.responses,
                        "statuses": [card_name(CATALOGUE.get(x), lang) if CATALOGUE.get(x) else _("status")
                                     for x in k.statuses]})
-    notes = []
+    notes, hand_notes = [], {}
     if actor.seat is not None:
-        notes = list(PrivateNote.objects.filter(game=game, seat=actor.seat, active=True).order_by("id"))
-        notes += _unrevealed(game, actor.seat)  # a reveal undone: that response is face down again
+        notes = face_down_notes(game, seat=actor.seat)
+        hand_notes = {n.country: n.text for n in PrivateNote.objects.filter(game=game, seat=actor.seat,
+                                                                            kind=PrivateNote.HAND)}
     private_responses = [{"country": n.country, "name": card_name(CATALOGUE.get(n.card_id), lang)}
-                         for n in notes if n.kind == PrivateNote.RESPONSE and CATALOGUE.get(n.card_id)]
-    hand_notes = {n.country: n.text for n in notes if n.kind == PrivateNote.HAND}
+                         for n in notes if CATALOGUE.get(n.card_id)]
     def usable():  # names for the use-card datalist: own statuses in play and own response cards
         names = []
         for cid in mine:
@@ -135,6 +138,7 @@ def _cards_context(game, table, board, actor, events, mine, lang, forms, initial
         "deck_cards": _once(lambda: [(card_name(c, lang), c.type) for c in CATALOGUE.by_country(active)]),
         "usable_cards": _once(usable),
         "private_responses": private_responses,
+        "discarded_unseen": discarded_unseen(game, actor.seat, table, lang),
         "hand_notes": hand_notes,
         "played_card": _played_card(table, board, events, lang),  # events: computed on first use
         "window_team": team_names.get(table.window, ""),
@@ -150,21 +154,112 @@ def _cards_context(game, table, board, actor, events, mine, lang, forms, initial
     }
 
 
-def _unrevealed(game, seat) -> list:
-    """This seat's responses whose reveal is no longer in effect (undone): back in its private list."""
-    hidden = list(PrivateNote.objects.filter(game=game, seat=seat, active=False, kind=PrivateNote.RESPONSE))
-    if not hidden:
+def _prepare_context(board, table, mine, lang, own_seat: bool) -> list[dict]:
+    """«Подготовка к войне»: for each of this seat's countries that may still take its card from the deck,
+    the statuses the engine allows (one tap each) and, if a response is allowed, the country's responses:
+    the owner picks which, and only its own phone keeps the name."""
+    rows = []
+    for cid in mine:
+        choices = qmg_table.prepare_choices(board, table, cid)
+        if not choices:
+            continue
+        statuses = [(c["card_id"], card_name(CATALOGUE.get(c["card_id"]), lang)) for c in choices
+                    if c.get("card_type") == "status" and CATALOGUE.get(c.get("card_id") or "")]
+        responses = [(card.id, card_name(card, lang)) for card in CATALOGUE.by_country(cid) if card.type == "response"] \
+            if own_seat and any(c.get("card_type") == "response" for c in choices) else []  # the owner's act only
+        rows.append({"country": cid, "name": board.countries[cid].en if lang == "en" else board.countries[cid].ru,
+                     "statuses": statuses, "responses": responses})
+    return rows
+
+
+def _marks(note) -> dict[str, int]:
+    """A face-down response note's marks in its text: ``played:S`` (the move that put it face down) and
+    ``gone:S`` (the move that discarded it unseen, e.g. Magic)."""
+    marks = {}
+    for token in (note.text or "").split():
+        key, _sep, value = token.partition(":")
+        if key in ("played", "gone") and value.isdigit():
+            marks[key] = int(value)
+    return marks
+
+
+def face_down_notes(game, seat=None, country=None) -> list:
+    """The seat's (or country's) named face-down responses as the moves in effect leave them: a note whose
+    face-down play was undone is gone, one revealed or discarded by an undone move is face down again."""
+    qs = PrivateNote.objects.filter(game=game, kind=PrivateNote.RESPONSE)
+    if seat is not None:
+        qs = qs.filter(seat=seat)
+    if country is not None:
+        qs = qs.filter(country=country)
+    notes = list(qs.order_by("id"))
+    if not notes:
         return []
-    revealed = Counter((e.command.get("country"), e.command.get("card_id"))
-                       for e in Event.objects.filter(game=game, kind=Event.MOVE, seq__in=game.done_moves or [])
-                       if e.command.get("type") == "use_card")
-    back = []
-    for n in hidden:
+    done = set(game.done_moves or [])
+    revealed = None
+    out = []
+    for n in notes:
+        m = _marks(n)
+        if "played" in m and m["played"] not in done:
+            continue  # its face-down play was undone (a redo brings it back)
+        if "gone" in m:
+            if m["gone"] not in done:
+                out.append(n)  # discarded unseen by a move since undone: face down again
+            continue
+        if n.active:
+            out.append(n)
+            continue
+        if revealed is None:  # a reveal undone: that response is face down again
+            revealed = Counter((e.command.get("country"), e.command.get("card_id"))
+                               for e in Event.objects.filter(game=game, kind=Event.MOVE, seq__in=list(done))
+                               if e.command.get("type") == "use_card")
         if revealed[(n.country, n.card_id)]:
             revealed[(n.country, n.card_id)] -= 1
         else:
-            back.append(n)
-    return back
+            out.append(n)
+    return out
+
+
+def _mark(note, **marks) -> None:
+    """Set (or, with None, drop) marks on a note and make it inactive (no longer face down)."""
+    m = {**_marks(note), **marks}
+    note.text = " ".join(f"{k}:{v}" for k, v in sorted(m.items()) if v is not None)
+    note.active = False
+    note.save(update_fields=["text", "active"])
+
+
+def discarded_unseen(game, seat, table, lang) -> list[dict]:
+    """This seat's countries with more named face-down responses than the table holds (a card discarded one
+    of them unseen): the owner says which one went, one tap each."""
+    if seat is None:
+        return []
+    out = []
+    for cid in seat.countries:
+        named = face_down_notes(game, seat=seat, country=cid)
+        if len(named) <= table.cards_of(cid).responses:
+            continue
+        ids = list(dict.fromkeys(n.card_id for n in named))
+        out.append({"country": cid, "choices": [(i, card_name(CATALOGUE.get(i), lang)) for i in ids if CATALOGUE.get(i)]})
+    return out
+
+
+def settle_unseen(game, seat, country, card_id, table) -> bool:
+    """Mark one of the country's named face-down responses as the one discarded unseen (the owner's answer
+    to ``discarded_unseen``, or the engine's count when only one name is possible). False: nothing to settle."""
+    named = face_down_notes(game, seat=seat, country=country)
+    if len(named) <= table.cards_of(country).responses:
+        return False
+    note = next((n for n in named if n.card_id == card_id), None)
+    if note is None:
+        return False
+    discard = next((e for e in Event.objects.filter(game=game, kind=Event.MOVE, seq__in=game.done_moves or [])
+                    .order_by("-seq") if e.command.get("type") == "step"
+                    and e.command.get("action") == "discard_response" and e.command.get("target_country") == country),
+                   None)
+    if discard is None:
+        note.delete()  # no discard in effect to tie it to (an old game): it is simply no longer face down
+    else:
+        _mark(note, gone=discard.seq)
+    return True
 
 
 def _played_card(table, board, events, lang) -> dict | None:
@@ -257,7 +352,7 @@ FORMS = {"play_card": ("play", PlayCardForm), "step": ("step", StepForm), "disca
          "reallocate": (None, ReallocateForm), "deploy_air": (None, AirForm), "move_air": (None, AirForm),
          "end_air": (None, VersionForm), "air_retreat": (None, AirForm), "air_defence": (None, AirForm),
          "air_strike": (None, AirForm), "bolster": (None, AirForm), "finish_turn": (None, FinishTurnForm),
-         "card_step": (None, CardStepForm), "skip": (None, PassForm)}
+         "card_step": (None, CardStepForm), "skip": (None, PassForm), "prepare": (None, PrepareForm)}
 COMMAND_FIELDS = ("card_type", "card_id", "space", "from_space", "target_country", "kind", "n", "country", "action",
                   "name")
 
@@ -269,7 +364,7 @@ def parse(request, game, actor, current) -> Parsed:
     key, form_class = FORMS[kind]
     board = selectors.board_of(game)
     kwargs = {"board": board} if form_class in (PlayCardForm, StepForm, AirForm) else {}
-    if form_class in (StepForm, UseCardForm, PassForm, AirForm):
+    if form_class in (StepForm, UseCardForm, PassForm, AirForm, PrepareForm):
         kwargs["countries"] = countries_of(actor, board)
     if form_class is PlayCardForm:
         kwargs["country"] = board.turn_order[game.qmg.turn]  # the active country, without loading the table
@@ -303,8 +398,7 @@ def _check_face_down(game, actor, command, current, keep) -> None:
     country = command.get("country")
     if actor.seat is None or country not in actor.seat.countries:
         return
-    notes = list(PrivateNote.objects.filter(game=game, country=country, kind=PrivateNote.RESPONSE, active=True))
-    notes += [n for n in _unrevealed(game, actor.seat) if n.country == country]  # a reveal undone: face down again
+    notes = face_down_notes(game, seat=actor.seat, country=country)
     reason = face_down_refusal(current(), country, command.get("card_id"), [n.card_id for n in notes if n.card_id])
     if reason is not None:
         raise BadInput(reason.text(_lang()), keep, status=422)
@@ -320,27 +414,28 @@ def _finish_turn(game, data, current) -> Parsed:
 
 
 def after_submit(game, actor, parsed: Parsed, result) -> None:
-    """Keep a face-down response's identity for its owner; a revealed one stops being private."""
-    command = result.event.command
-    country = command.get("country") or result.event.country
+    """Keep a face-down response's identity for its owner (tied to the move that put it face down, so an undo
+    takes it back and a redo returns it); a revealed one stops being private; one discarded unseen (Blue
+    Division, Magic) leaves the list when its name follows from the count, else its owner is asked which."""
+    event = result.event
+    command = event.command
+    country = command.get("country") or event.country
     target = command.get("target_country")
-    left = game.country_cards.filter(country=target).values_list("responses", flat=True).first() \
-        if command.get("type") == "step" and target else None
-    if left == 0:
-        # a face-down response discarded blind (Blue Division, Magic): with none left, the list is empty too
-        # (deleted, not made inactive: an inactive note without its reveal reads as an undone reveal; an undo
-        # of the discard brings the count back, and an unnamed face-down card may be revealed as any response)
-        PrivateNote.objects.filter(game=game, country=target, kind=PrivateNote.RESPONSE, active=True).delete()
+    if command.get("type") == "step" and command.get("action") == "discard_response" and target:
+        left = game.country_cards.filter(country=target).values_list("responses", flat=True).first() or 0
+        named = face_down_notes(game, country=target)
+        if len(named) > left and (left == 0 or len({n.card_id for n in named}) == 1):
+            for note in named[:len(named) - left]:  # the count alone says which went
+                _mark(note, gone=event.seq)
     owner = actor.seat if actor.seat and country in actor.seat.countries else \
         next((s for s in game.seats.all() if country in s.countries), None)
     if owner is None:
         return
     if parsed.secret:
         PrivateNote.objects.create(game=game, seat=owner, country=country, kind=PrivateNote.RESPONSE,
-                                   card_id=parsed.secret)
+                                   card_id=parsed.secret, text=f"played:{event.seq}")
     elif command["type"] == "use_card":
-        note = PrivateNote.objects.filter(game=game, seat=owner, country=country, kind=PrivateNote.RESPONSE,
-                                          card_id=command.get("card_id"), active=True).first()
+        note = next((n for n in face_down_notes(game, seat=owner, country=country)
+                     if n.card_id == command.get("card_id")), None)
         if note:
-            note.active = False
-            note.save(update_fields=["active"])
+            _mark(note, gone=None)  # revealed: no longer face down (an undo of the reveal shows it again)

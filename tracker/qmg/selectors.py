@@ -6,7 +6,7 @@ from functools import lru_cache
 from django.utils.translation import gettext as _
 
 from gameplay.qmg import Board, Piece, Position, load_board
-from gameplay.qmg.table import Cards, Options, Table, named_statuses
+from gameplay.qmg.table import HAND_SIZE, MAX_DECK, Cards, Options, Table, named_statuses
 
 from tracker.core.models import Event, Game, GameState
 from tracker.core.registry import Unavailable
@@ -53,13 +53,24 @@ def options_of(game: Game) -> Options:
     return options_from(game.options or {})
 
 
+def _counts(value, lo: int, hi: int) -> dict[str, int]:
+    """{country: n} from stored options, keeping only known countries with whole numbers in [lo, hi]."""
+    if not isinstance(value, dict):
+        return {}
+    return {k: v for k, v in value.items() if k in load_board().countries and isinstance(v, int)
+            and not isinstance(v, bool) and lo <= v <= hi}
+
+
 def options_from(o: dict) -> Options:
     """The engine's options from a game's stored options (Air Marshal: 12 dealt, air forces per country)."""
     air = bool(o.get("air_marshal"))
     limits = o.get("air_forces") or (dict(load_board().air_forces_default) if air else {})
+    decks = _counts(o.get("decks"), HAND_SIZE + 12, MAX_DECK) if air else {}  # an imported file's values are bounded, not trusted
     return Options(early_victory=bool(o.get("early_victory")), reallocate=bool(o.get("reallocate")),
                    dealt=12 if air else 10, air_marshal=air,
-                   air_limits=tuple(sorted((k, int(v)) for k, v in limits.items())) if air else ())
+                   air_limits=tuple(sorted((k, int(v)) for k, v in limits.items())) if air else (),
+                   prepare_for_war=bool(o.get("prepare_for_war")),
+                   decks=tuple(sorted((str(k), int(v)) for k, v in decks.items())))
 
 
 def table_of(game: Game, board: Board | None = None) -> Table:

@@ -12,7 +12,8 @@ from django.views.decorators.http import require_POST
 from tracker.core import access, log
 from tracker.core.models import Game, PrivateNote
 
-from .forms import BoardVariantForm, NewGameForm, NoteForm
+from . import page, selectors
+from .forms import BoardVariantForm, NewGameForm, NoteForm, UnseenForm
 from .models import BoardVariant
 from .variants import MAX_PATCH
 
@@ -32,7 +33,9 @@ def home(request):
         game = create_game(d["name"], d["seats"],
                            {"early_victory": d["early_victory"], "reallocate": d["reallocate"],
                             "air_marshal": d["air_marshal"], "step_by_step": d["step_by_step"],
-                            **({"air_forces": d["air_forces"]} if d["air_marshal"] else {})},
+                            **({"air_forces": d["air_forces"]} if d["air_marshal"] else {}),
+                            **({"decks": d["decks"]} if d["air_marshal"] and d["decks"] else {}),
+                            **({"prepare_for_war": True} if d["prepare_for_war"] else {})},
                            d["board_variant"])
         access.grant(request, game, "host", game.host_token)
         return redirect("seats", pk=game.pk)
@@ -106,6 +109,25 @@ def note(request, pk):
         messages.success(request, _("Note saved."))
         return redirect("game", pk=game.pk)
     return HttpResponse(_("Invalid note."), status=400)
+
+
+@require_POST
+def unseen(request, pk):
+    """The owner says which of its face-down responses a card discarded unseen (its private list only)."""
+    game = get_object_or_404(Game, pk=pk, kind=Game.QMG)
+    actor, denied = access.actor_or_403(request, game)
+    if denied:
+        return denied
+    if actor.seat is None:
+        return HttpResponseForbidden(_("Only a player's own seat keeps private notes."))
+    form = UnseenForm(request.POST, countries=actor.seat.countries)
+    if not form.is_valid():
+        return HttpResponse(_("Invalid note."), status=400)
+    d = form.cleaned_data
+    if not page.settle_unseen(game, actor.seat, d["country"], d["card_id"], selectors.table_of(game)):
+        return HttpResponse(_("Nothing to correct: your list already matches the table."), status=409)
+    messages.success(request, _("Your list of face-down responses is up to date."))
+    return redirect("game", pk=game.pk)
 
 
 def save_hand_note(game: Game, seat, country: str, text: str) -> PrivateNote:

@@ -1,0 +1,177 @@
+"""Issue 12 on the web table: «Подготовка к войне» and the Air Marshal deck sizes on the new-game form, the
+preparation taps, and a face-down response discarded unseen (Magic) in its owner's private list."""
+import pytest
+from django.urls import reverse
+
+from gameplay.qmg import load_board
+from gameplay.qmg.cards import default_catalogue
+from tracker.models import Event, Game, PrivateNote
+from tracker.qmg import selectors
+
+from .test_cards_views import pass_turn
+from .test_views import post
+
+pytestmark = pytest.mark.django_db
+BOARD = load_board()
+CATALOGUE = default_catalogue()
+
+
+SEATS = {f"seat_{c}": n for n, c in enumerate(BOARD.turn_order, 1)}  # what the browser sends with the form
+
+
+def new_game(client, **extra):
+    data = {"name": "Клуб", "players": 6, "default_seating": "on", **SEATS, **extra}
+    r = client.post(reverse("home"), data)
+    assert r.status_code == 302, r.content.decode()[:2000]
+    return Game.objects.latest("id")
+
+
+def seat(client, game, number):
+    c = client.__class__()
+    c.get(reverse("join", args=[game.seats.get(number=number).token]))
+    return c
+
+
+def test_the_form_offers_preparing_for_war_and_stores_it(client):
+    html = client.get(reverse("home")).content.decode()
+    assert 'name="prepare_for_war"' in html and 'name="air_deck_germany"' in html
+    game = new_game(client, prepare_for_war="on")
+    assert game.options.get("prepare_for_war") is True
+    assert selectors.options_of(game).prepare_for_war
+    plain = new_game(client)
+    assert "prepare_for_war" not in plain.options and "decks" not in plain.options
+
+
+def test_air_marshal_deck_sizes_entered_by_the_club(client):
+    game = new_game(client, air_marshal="on", air_deck_germany=50, air_deck_italy=30)
+    assert game.options["decks"] == {"germany": 50}  # Italy left at the base size: nothing stored for it
+    table = selectors.table_of(game)
+    assert table.cards_of("germany").deck == 50 - 12 and table.cards_of("germany").hand == 7
+    assert table.cards_of("italy").deck == BOARD.countries["italy"].deck - 12
+    # the decks are not changed without the expansion, and a size below the 12 dealt is a form error
+    plain = new_game(client, air_deck_germany=50)
+    assert selectors.table_of(plain).cards_of("germany").deck == BOARD.countries["germany"].deck - 10
+    r = client.post(reverse("home"), {"name": "x", "players": 6, "default_seating": "on", **SEATS,
+                                      "air_marshal": "on", "air_deck_germany": 5})
+    assert r.status_code == 200 and Game.objects.filter(name="x").count() == 0
+
+
+def test_an_imported_deck_size_out_of_bounds_is_ignored():
+    opts = selectors.options_from({"air_marshal": True, "decks": {"germany": 10**9, "italy": "x", "mars": 40,
+                                                                  "japan": 44}})
+    assert dict(opts.decks) == {"japan": 44}
+
+
+def test_preparing_for_war_one_tap_a_status_and_a_private_response(client):
+    game = new_game(client, prepare_for_war="on")
+    germany = seat(client, game, 1)
+    page = germany.get(reverse("game", args=[game.pk]))
+    rows = page.context["prepare"]
+    assert [r["country"] for r in rows] == ["germany"]
+    status_id = rows[0]["statuses"][0][0]
+    assert 'value="prepare"' in page.content.decode()
+    r = post(germany, game, "prepare", country="germany", card_type="status", card_id=status_id)
+    assert r.status_code == 200, r.content.decode()[:500]
+    game.refresh_from_db()
+    cards = game.country_cards.get(country="germany")
+    assert cards.statuses == [status_id] and cards.deck == BOARD.countries["germany"].deck - 10 - 1
+    assert germany.get(reverse("game", args=[game.pk])).context["prepare"] == []  # one card per country
+    # Japan puts a response face down: its name stays on Japan's phone only
+    japan = seat(client, game, 3)
+    r = post(japan, game, "prepare", country="japan", card_type="response", card_id="jpn_kamikaze")
+    assert r.status_code == 200, r.content.decode()[:500]
+    event = Event.objects.filter(game=game, kind=Event.MOVE).latest("seq")
+    assert "jpn_kamikaze" not in str(event.command)
+    assert [x["name"] for x in japan.get(reverse("game", args=[game.pk])).context["private_responses"]] \
+        == ["Камикадзе"]
+    assert germany.get(reverse("game", args=[game.pk])).context["private_responses"] == []
+    # the host cannot put another country's response face down
+    host = client.__class__()
+    host.get(reverse("host_link", args=[game.host_token]))
+    r = post(host, game, "prepare", country="italy", card_type="response", card_id="ita_bravado")
+    assert r.status_code in (403, 400)
+    # once Germany plays its first card, preparing is over
+    pass_turn(germany, game)
+    italy_status = next(c.id for c in CATALOGUE.by_country("italy") if c.type == "status")
+    r = post(seat(client, game, 5), game, "prepare", country="italy", card_type="status", card_id=italy_status)
+    assert r.status_code == 422
+    game.refresh_from_db()
+    assert game.country_cards.get(country="italy").statuses == []
+
+
+def test_prepare_is_refused_when_the_game_does_not_use_it(client):
+    game = new_game(client)
+    germany = seat(client, game, 1)
+    assert germany.get(reverse("game", args=[game.pk])).context["prepare"] == []
+    status = next(c.id for c in CATALOGUE.by_country("germany") if c.type == "status")
+    r = post(germany, game, "prepare", country="germany", card_type="status", card_id=status)
+    assert r.status_code == 422 and "Подготовка к войне" in r.content.decode()
+
+
+def turn(player, game, answer=None, **play):
+    """One turn; ``answer``: the phone of an opponent holding a face-down response, who passes first."""
+    assert post(player, game, "play_card", **(play or {"card_type": "discard_unused"})).status_code == 200
+    if answer is not None:
+        game.refresh_from_db()
+        country = "japan" if game.qmg.window == "axis" else None
+        assert country and post(answer, game, "pass", country=country).status_code == 200
+    for cmd, fields in (("end_play", {}), ("supply", {}), ("score", {}), ("discard", {"n": 0}), ("draw", {})):
+        r = post(player, game, cmd, **fields)
+        assert r.status_code == 200, (cmd, r.content.decode()[:300])
+
+
+def _japan_with_two_face_down(client):
+    game = new_game(client, prepare_for_war="on")
+    japan = seat(client, game, 3)
+    assert post(japan, game, "prepare", country="japan", card_type="response", card_id="jpn_kamikaze").status_code == 200
+    turn(seat(client, game, 1), game)
+    turn(seat(client, game, 2), game, answer=japan)
+    turn(japan, game, card="Трук", card_type="response")
+    turn(seat(client, game, 4), game, answer=japan)
+    turn(seat(client, game, 5), game)
+    return game, japan
+
+
+def test_a_response_discarded_unseen_the_owner_says_which_and_undo_brings_it_back(client):
+    game, japan = _japan_with_two_face_down(client)
+    names = lambda: sorted(x["name"] for x in japan.get(reverse("game", args=[game.pk])).context["private_responses"])
+    assert names() == ["Камикадзе", "Трук"]
+    us = seat(client, game, 6)
+    assert post(us, game, "play_card", card="Мэджик", card_type="event").status_code == 200
+    r = post(us, game, "card_step", country="united_states", action="discard_response", target_country="japan")
+    assert r.status_code == 200, r.content.decode()[:800]
+    game.refresh_from_db()
+    assert game.country_cards.get(country="japan").responses == 1
+    page = japan.get(reverse("game", args=[game.pk]))
+    assert [u["country"] for u in page.context["discarded_unseen"]] == ["japan"]
+    assert "не глядя — какой именно?" in page.content.decode()
+    assert seat(client, game, 6).get(reverse("game", args=[game.pk])).context["discarded_unseen"] == []
+    # only the owner's seat answers; then the list holds the one still face down
+    assert us.post(reverse("qmg_unseen", args=[game.pk]), {"country": "japan", "card_id": "jpn_truk"}).status_code == 400
+    r = japan.post(reverse("qmg_unseen", args=[game.pk]), {"country": "japan", "card_id": "jpn_truk"})
+    assert r.status_code == 302
+    assert names() == ["Камикадзе"]
+    assert japan.get(reverse("game", args=[game.pk])).context["discarded_unseen"] == []
+    assert japan.post(reverse("qmg_unseen", args=[game.pk]), {"country": "japan", "card_id": "jpn_kamikaze"}) \
+        .status_code == 409  # nothing left to settle
+    # undo of the discard: both are face down again, by name
+    assert post(us, game, "undo").status_code == 200
+    assert names() == ["Камикадзе", "Трук"]
+    assert post(us, game, "redo").status_code == 200
+    assert names() == ["Камикадзе"]
+
+
+def test_an_undone_face_down_play_leaves_the_private_list(client):
+    game, japan = _japan_with_two_face_down(client)
+    assert PrivateNote.objects.filter(game=game, card_id="jpn_truk", active=True).exists()
+    # undo back to Japan's play of Трук: the moves after it are Japan's steps and two other turns
+    host = client.__class__()
+    host.get(reverse("host_link", args=[game.host_token]))
+    play = Event.objects.filter(game=game, kind=Event.MOVE, command__type="play_card", country="japan").latest("seq")
+    game.refresh_from_db()
+    while play.seq in (game.done_moves or []):
+        assert post(host, game, "undo").status_code == 200, "undo"
+        game.refresh_from_db()
+    names = sorted(x["name"] for x in japan.get(reverse("game", args=[game.pk])).context["private_responses"])
+    assert names == ["Камикадзе"]
+    assert japan.get(reverse("game", args=[game.pk])).context["discarded_unseen"] == []
