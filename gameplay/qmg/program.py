@@ -86,8 +86,11 @@ def _substitute(cond, last):
     return {**dict(cond), "spaces": [s for s in spaces if s]}
 
 
-def compile_card(board: Board, position: Position, card: Card, by: str, last: dict | None = None) -> list[dict]:
-    """The steps ``card``'s effects open for country ``by`` now (``last``: the action the card answers)."""
+def compile_card(board: Board, position: Position, card: Card, by: str, last: dict | None = None,
+                 alternatives: bool = True) -> list[dict]:
+    """The steps ``card``'s effects open for country ``by`` now (``last``: the action the card answers).
+    ``alternatives``: a target's own choice of a card's ``alternative`` (Malta Submarines: the discard or its
+    navy); False for a game stored by the card rules before it (level 2): each target's discard, no choice."""
     last = last or {}
     team = board.team_of(by)
     steps = []
@@ -152,7 +155,7 @@ def compile_card(board: Board, position: Position, card: Card, by: str, last: di
                 for t in target["each_of"]:
                     step = {"card": card.id, "kind": "discard", "by": by, "targets": [t], "n": count,
                             "optional": False, "left": 1}
-                    if alt and alt.get("kind") == "eliminate" and alt.get("country") == "target":
+                    if alternatives and alt and alt.get("kind") == "eliminate" and alt.get("country") == "target":
                         # «Мальтийские субмарины»: the target itself chooses — the discard, or one of its own
                         # pieces removed where the card says (with none there, the discard is applied at once)
                         step.update(by=t, player=by, alternative={"piece": alt.get("piece", NAVY),

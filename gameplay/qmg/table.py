@@ -28,6 +28,10 @@ from .state import ARMY, NAVY, Piece, Position
 PHASES = ("play", "air", "supply", "victory", "discard", "draw")  # "air" only with Air Marshal
 HAND_SIZE = 7
 MAX_DECK = 80  # the most cards a national deck may be given (Options.decks)
+# the card engine's rules level (Options.card_rules): 2 — the games created before guided to_deck costs,
+# every play_from choice, Malta Submarines' own choice and air defence against a held battle (they replay by
+# those rules exactly); 3 — today's rules
+CARD_RULES = 3
 CARD_TYPES = ("build_army", "build_navy", "land_battle", "sea_battle", "status", "response", "event",
               "economic_warfare", "discard_unused", "bombing")  # bombing: Air Marshal only
 BASIC_CARD_ACTION = {"build_army": "build_army", "build_navy": "build_navy",
@@ -48,6 +52,7 @@ class Options:
     # cards per national deck when the club's decks differ from the board's (the Air Marshal expansion adds
     # cards the seeds do not count): (country, size) pairs; empty = the board's own sizes
     decks: tuple[tuple[str, int], ...] = ()
+    card_rules: int = CARD_RULES  # the card engine's rules level (CARD_RULES; 2: a game stored before it)
 
     def __post_init__(self):
         for country, size in self.decks:
@@ -58,7 +63,8 @@ class Options:
         return {"early_victory": self.early_victory, "reallocate": self.reallocate, "dealt": self.dealt,
                 "air_marshal": self.air_marshal, "air_limits": dict(self.air_limits),
                 **({"prepare_for_war": True} if self.prepare_for_war else {}),
-                **({"decks": dict(self.decks)} if self.decks else {})}
+                **({"decks": dict(self.decks)} if self.decks else {}),
+                **({"card_rules": self.card_rules} if self.card_rules != CARD_RULES else {})}
 
     @classmethod
     def from_dict(cls, data: dict | None) -> "Options":
@@ -67,7 +73,13 @@ class Options:
                    int(data.get("dealt", 10)), bool(data.get("air_marshal", False)),
                    tuple(sorted((str(k), int(v)) for k, v in (data.get("air_limits") or {}).items())),
                    bool(data.get("prepare_for_war", False)),
-                   tuple(sorted((str(k), int(v)) for k, v in (data.get("decks") or {}).items())))
+                   tuple(sorted((str(k), int(v)) for k, v in (data.get("decks") or {}).items())),
+                   int(data.get("card_rules", CARD_RULES)))
+
+    @property
+    def new_card_rules(self) -> bool:
+        """Today's card rules (level 3+): False for a game stored by the rules before them (level 2)."""
+        return self.card_rules >= 3
 
     def air_limit(self, country: str) -> int:
         return dict(self.air_limits).get(country, 0) if self.air_marshal else 0
@@ -447,6 +459,11 @@ def _cmd_play_card(board, table, cmd) -> Outcome:
             if verdict.removes and _is_protected(table, verdict.removes[0]):
                 return _protected_refusal(board, verdict.removes[0])
             ops += _battle_ops(board, table, verdict, action)  # the attack remembered, held or not
+            if not table.options.new_card_rules:  # card rules 2: a held battle forgot the attack
+                if any(op["op"] == "hold" for op in ops):
+                    ops.append({"op": "attack", "attack": None})
+                else:
+                    ops += [op for op in _piece_ops(verdict, action) if op["op"] == "attack"]
         else:
             ops += [op for op in _place_ops(board, table, verdict, "build", country) if op["op"] != "window"]
         # the log is everyone's: it says what happened, in the third person; the verdict addressed to
@@ -475,8 +492,8 @@ def _cmd_play_card(board, table, cmd) -> Outcome:
         if card_type == "economic_warfare":
             ops.append({"op": "last", "last": {"by": country, "ew": card.id}})
         after = apply_ops(table, ops)
-        more, more_notes = run_pending(board, after, program.compile_card(board, after.position, card, country,
-                                                                           after.last))
+        more, more_notes = run_pending(board, after, program.compile_card(
+            board, after.position, card, country, after.last, alternatives=table.options.new_card_rules))
         ops += more
         notes += more_notes
     else:  # an unnamed event is entered by hand, each board action checked (``_unnamed_play``)
@@ -947,8 +964,9 @@ def _cmd_air_defence(board, table, cmd) -> Outcome:
                         "(Air Marshal: авиазащита).", "Air defence is used right after your army or navy is "
                         "attacked (not eliminated) (Air Marshal: air defence).")
     attacked = Piece(hit["country"], hit["kind"], hit["space"])
-    held = bool(table.hold) and table.hold["piece"] == attacked.to_dict()
-    if not held and attacked in table.position.pieces:
+    # card rules 2: a held battle was not remembered, so air defence knew nothing of its removal
+    held = table.options.new_card_rules and bool(table.hold) and table.hold["piece"] == attacked.to_dict()
+    if table.options.new_card_rules and not held and attacked in table.position.pieces:
         return _refused("air.defence_kept", "Атакованная фишка осталась на поле (её защитила карта) — авиазащита "
                         "не нужна (Air Marshal: авиазащита).", "The attacked piece is still on the board (a card "
                         "protected it) — there is nothing for air defence to save (Air Marshal: air defence).")
@@ -1057,8 +1075,9 @@ def _battle_ops(board, table, verdict, action: Action) -> list[dict]:
         ops.append({"op": "hold", "hold": {"piece": hit.to_dict(), "by": action.country}})
         ops.append({"op": "window", "team": board.team_of(hit.country), "passes": 0})
         # the attack is remembered as when the piece is removed at once: Air Marshal's air defence may answer
-        # it while the removal waits (and the attacker's air strike may answer that)
-        ops += [op for op in _piece_ops(verdict, action) if op["op"] == "attack"]
+        # it while the removal waits (and the attacker's air strike may answer that); card rules 2: not
+        if table.options.new_card_rules:
+            ops += [op for op in _piece_ops(verdict, action) if op["op"] == "attack"]
     else:
         ops += _piece_ops(verdict, action)
         if hit is not None:
@@ -1079,7 +1098,7 @@ def _held_note(board, verdict) -> Reason:
 def _attack_over(table) -> list[dict]:
     """A held removal cancelled by a card: the attacked piece stays, so air defence has nothing to answer."""
     hit, held = table.attack or {}, (table.hold or {}).get("piece") or {}
-    if hit and all(hit.get(k) == held.get(k) for k in ("country", "kind", "space")):
+    if table.options.new_card_rules and hit and all(hit.get(k) == held.get(k) for k in ("country", "kind", "space")):
         return [{"op": "attack", "attack": None}]
     return []
 
@@ -1172,7 +1191,11 @@ def _choice_ops(board, table, step: dict, cand: dict) -> tuple[list[dict], list[
         rest = list(k.statuses)
         rest.remove(sid)
         ru, en = _card_title(sid)
-        return ([{"op": "cards", "country": target, "statuses": rest, "discard": k.discard + 1}], [],
+        # to its owner's discard pile: one copy gone (a one-copy status cannot come back into play twice)
+        ops = [{"op": "cards", "country": target, "statuses": rest, "discard": k.discard + 1}]
+        if table.options.new_card_rules:  # card rules 2: the copy was not counted as gone
+            ops.append({"op": "gone", "card": sid})
+        return (ops, [],
                 _r("card.status_discarded", f"Статус «{ru}» сброшен.", f"The status “{en}” is discarded."))
     if kind == "discard_response":
         target = cand["target_country"]
@@ -1339,13 +1362,14 @@ def _cmd_step(board, table, cmd) -> Outcome:
         if st["by"] != country:
             continue
         if st["kind"] == "manual":
-            problem = _guided_refusal(board, st, country, cmd)
+            problem = _guided_refusal(board, table, st, country, cmd)
             if problem:
                 return problem
             if action_type == "to_deck":
                 return _to_deck(board, table, i, country, cmd)
             out = _legacy_step(board, table, cmd)
-            if out.ok and action_type == "discard_from_deck" and "discard_from_deck" in GUIDED_ACTIONS.get(st["card"], {}):
+            if out.ok and action_type == "discard_from_deck" and table.options.new_card_rules \
+                    and "discard_from_deck" in GUIDED_ACTIONS.get(st["card"], {}):
                 # the card's own deck discard entered by hand: remembered, so its to_deck does not charge it again
                 steps = list(table.pending)
                 steps[i] = {**st, "paid": int(st.get("paid", 0)) + _int(cmd.get("n"), 1, 40)}
@@ -1420,13 +1444,24 @@ GUIDED_WORDS = {"to_deck": ("карты в колоду", "cards into the deck")
                 **STEP_WORDS}
 
 
-def _guided_refusal(board, step: dict, country: str, cmd: dict) -> Outcome | None:
-    """A guided manual step takes only what its card's text allows (``GUIDED_ACTIONS``)."""
+def _guided_refusal(board, table, step: dict, country: str, cmd: dict) -> Outcome | None:
+    """A guided manual step takes only what its card's text allows (``GUIDED_ACTIONS``); its own deck
+    discard (Lend Lease: the top 3) at most ``n`` in all, however many entries it is split into."""
     allowed = GUIDED_ACTIONS.get(step["card"])
     if allowed is None:
         return None
     action = cmd.get("action")
     limits = allowed.get(action)
+    if limits is not None and action == "discard_from_deck" and table.options.new_card_rules \
+            and cmd.get("target_country") == country:
+        paid = int(step.get("paid", 0))
+        if paid + _int(cmd.get("n"), 1, 40) > limits["n"]:
+            ru, en = _card_title(step["card"])
+            return _refused("guided.paid", f"«{ru}»: по тексту карты из своей колоды сбрасывают {limits['n']} "
+                            f"верхние карты, не больше; уже сброшено {paid} ({RULE_PLAY_RU}: выполняется только "
+                            f"текст карты).", f"“{en}”: the card discards the top {limits['n']} cards of your own "
+                            f"deck, no more; {paid} already discarded ({RULE_PLAY_EN}: only the card's text is "
+                            f"carried out).")
     ok = limits is not None
     if ok and limits.get("own") and (cmd.get("target_country") or country) != country:
         ok = False
@@ -1457,10 +1492,12 @@ PILES = {"own_deck": "deck", "own_discard": "discard", "hand": "hand"}
 
 def play_from_choices(board: Board, table: Table, step: dict) -> list[dict]:
     """Every card a ``play_from`` step may play now, each with its command: a basic card by type; a
-    status, event or Economic Warfare card by id (its copies respected; from the discard pile only a named
-    card known to be there); a response face down, anonymous (no ``card_id``). Keys: action, country,
-    card_type, card_id (None for a basic card or a face-down response), source (own_deck, own_discard,
-    hand), command."""
+    status, event or Economic Warfare card by id (its copies respected; from the discard pile any named
+    card of which a copy is not in play — the pile holds cards the engine cannot name, and its owner may
+    look through it); a response face down, anonymous (no ``card_id``), offered only when one of the
+    country's responses may be there. Keys: action, country, card_type, card_id (None for a basic card or a
+    face-down response), source (own_deck, own_discard, hand), response_ids (the face-down response only:
+    the ids of the country's response cards that may go face down, for its owner's phone), command."""
     by = step["by"]
     source = step.get("source", "hand")
     pile = PILES.get(source, "hand")
@@ -1471,19 +1508,20 @@ def play_from_choices(board: Board, table: Table, step: dict) -> list[dict]:
     cat = default_catalogue()
     out: list[dict] = []
 
-    def offer(card_type, card_id=None):
+    def offer(card_type, card_id=None, **more):
         command = {"type": "step", "country": by, "action": "play_from", "card_type": card_type}
         if card_id:
             command["card_id"] = card_id
         out.append({"action": "play_from", "country": by, "card_type": card_type, "card_id": card_id,
-                    "source": source, "command": command})
+                    "source": source, **more, "command": command})
 
     for t in types:
         if t in BASIC_CARD_ACTION:
             offer(t)
         elif t == "response":
-            if any(_may_take(table, card, pile) for card in cat.by_type(t, by)):
-                offer(t)
+            ids = [card.id for card in cat.by_type(t, by) if _may_take(table, card, pile)]
+            if ids:
+                offer(t, response_ids=ids)
         else:
             for card in cat.by_type(t, by):
                 if card.id != step["card"] and _may_take(table, card, pile):
@@ -1492,10 +1530,14 @@ def play_from_choices(board: Board, table: Table, step: dict) -> list[dict]:
 
 
 def _may_take(table, card, pile: str) -> bool:
-    """May a copy of this named card be taken from ``pile`` now? From the discard pile only a copy known
-    to be there (``gone``); from the deck or the hand only while a copy is neither in play nor discarded."""
+    """May a copy of this named card be taken from ``pile`` now? From the deck or the hand only while a
+    copy is neither in play nor known discarded. From the discard pile (card rules 3) while a copy is not in
+    play as a status: the pile also holds the cards the engine cannot name (setup, hand and deck discards),
+    and its owner may look through it; card rules 2: a copy known to be there (``gone``) or one left."""
     if pile == "discard":
-        return card.id in table.gone
+        if table.options.new_card_rules:
+            return card.copies - sum(k.statuses.count(card.id) for _, k in table.cards) > 0
+        return card.id in table.gone or _copies_left(table, card) > 0
     return _copies_left(table, card) > 0
 
 
@@ -1536,7 +1578,8 @@ def _play_from(board, table, index: int, cmd) -> Outcome:
                             f"{CARD_TYPE_NAMES[card_type][0]}» из колоды страны {c.ru} ({PLAY_FROM_RULE[0]}).",
                             f"“{en}”: “{card.name_en}” is not a {CARD_TYPE_NAMES[card_type][1]} card of "
                             f"{c.en}'s deck ({PLAY_FROM_RULE[1]}).")
-    if card is not None and card.id == step["card"]:
+    new_rules = table.options.new_card_rules  # card rules 2: none of the refusals below but the copies'
+    if new_rules and card is not None and card.id == step["card"]:
         return _refused("play_from.itself", f"«{ru}» не может сыграть саму себя: по её тексту играют другую карту "
                         f"({PLAY_FROM_RULE[0]}).", f"“{en}” cannot play itself: its text plays another card "
                         f"({PLAY_FROM_RULE[1]}).")
@@ -1547,14 +1590,15 @@ def _play_from(board, table, index: int, cmd) -> Outcome:
     if getattr(k, pile) <= 0:
         return _refused("play_from.empty", f"«{ru}»: в этой стопке нет карт ({PLAY_FROM_RULE[0]}).",
                         f"“{en}”: that pile is empty ({PLAY_FROM_RULE[1]}).")
-    if card is not None and card_type not in BASIC_CARD_ACTION and pile == "discard" and not from_discard:
-        return _refused("play_from.not_in_discard", f"«{ru}»: карты «{card.name_ru}» нет в вашей стопке сброса "
-                        f"(она на руке, в колоде или в игре) ({PLAY_FROM_RULE[0]}).", f"“{en}”: “{card.name_en}” "
-                        f"is not in your discard pile (it is in the hand, the deck or in play) ({PLAY_FROM_RULE[1]}).")
+    if new_rules and card is not None and card_type not in BASIC_CARD_ACTION and pile == "discard" \
+            and not from_discard and not _may_take(table, card, pile):
+        return _refused("play_from.not_in_discard", f"«{ru}»: карты «{card.name_ru}» нет в вашей стопке сброса — "
+                        f"все её экземпляры в игре ({PLAY_FROM_RULE[0]}).", f"“{en}”: “{card.name_en}” is not in "
+                        f"your discard pile — every copy of it is in play ({PLAY_FROM_RULE[1]}).")
     if card is not None and card_type not in BASIC_CARD_ACTION and _copies_left(table, card) <= 0 \
             and not from_discard:
         return _copies_refusal(card)
-    if card_type == "response" and not any(_may_take(table, r, pile)
+    if new_rules and card_type == "response" and not any(_may_take(table, r, pile)
                                            for r in default_catalogue().by_type("response", by)):
         c = board.countries[by]
         return _refused("play_from.no_response", f"«{ru}»: ни одной карты ответа страны {c.ru} не может быть в этой "
@@ -1585,7 +1629,8 @@ def _play_from(board, table, index: int, cmd) -> Outcome:
                        "sea_battle": ("battle", {"domain": "sea"})}[card_type]
         follow.append({"card": card.id, "kind": kind, "by": by, "spaces": None, "optional": True, "left": 1, **extra})
     elif card_type in ("event", "economic_warfare"):
-        follow = program.compile_card(board, after.position, card, by, after.last)
+        follow = program.compile_card(board, after.position, card, by, after.last,
+                                      alternatives=table.options.new_card_rules)
     rest = follow + list(table.pending[index + 1:])  # "may" steps before it are passed over
     more, notes = run_pending(board, after, rest)
     c_ru, c_en = (card.name_ru, card.name_en) if card_type != "response" else CARD_TYPE_NAMES["response"]
@@ -1604,7 +1649,8 @@ def guided_choices(board: Board, table: Table, step: dict) -> list[dict]:
         return []
     by = step["by"]
     k = table.cards_of(by)
-    room = limits["n"] - int(step.get("moved", 0))
+    new_rules = table.options.new_card_rules  # card rules 2: no cost charged, no running total
+    room = limits["n"] - (int(step.get("moved", 0)) if new_rules else 0)
     moved_id = _to_deck_card(table, limits)
     if limits.get("card") and moved_id is None:
         return []  # the card to put back is not in the discard pile
@@ -1614,7 +1660,7 @@ def guided_choices(board: Board, table: Table, step: dict) -> list[dict]:
             if getattr(k, pile) < n:
                 break
             out.append({"action": "to_deck", "country": by, "card": step["card"], "n": n, "pile": pile,
-                        "card_id": moved_id, "cost": limits.get("cost"),
+                        "card_id": moved_id, "cost": limits.get("cost") if new_rules else None,
                         "command": {"type": "step", "country": by, "action": "to_deck", "n": n, "name": pile}})
     return out
 
@@ -1649,12 +1695,15 @@ def _to_deck(board, table, index: int, country, cmd) -> Outcome:
     """A guided step of a card that puts cards back into the deck (Rosie the Riveter, Women Conscripts,
     Rationing, Lend Lease): ``n`` cards from the hand or the discard pile, so the counts stay true; the
     card's own cost is charged with it (Rationing: 1 from the hand; Lend Lease: the top 3 of the deck,
-    unless already entered), and a named card taken back from the discard pile leaves ``gone``."""
+    unless already entered), and a named card taken back from the discard pile leaves ``gone``.
+    Card rules 2 (a game stored before these): ``_to_deck_v2``."""
     step = table.pending[index]
     n = _int(cmd.get("n"), 0, 3)
     pile = cmd.get("name") or "hand"
     if pile not in ("hand", "discard"):
         raise CommandError("to_deck takes name 'hand' or 'discard'")
+    if not table.options.new_card_rules:
+        return _to_deck_v2(table, country, n, pile)
     limits = (GUIDED_ACTIONS.get(step["card"]) or {}).get("to_deck") or {}
     ru, en = _card_title(step["card"])
     moved = int(step.get("moved", 0))
@@ -1695,6 +1744,18 @@ def _to_deck(board, table, index: int, country, cmd) -> Outcome:
         ru_text += f"; цена — {cost['own_deck']} верхние карты колоды в сброс"
         en_text += f"; the cost: the top {cost['own_deck']} cards of the deck discarded"
     return _done(_r("to_deck.ok", ru_text + ".", en_text + "."), tuple(ops))
+
+
+def _to_deck_v2(table, country, n: int, pile: str) -> Outcome:
+    """to_deck by card rules 2: ``n`` cards from the pile into the deck — no cost charged, no total limit
+    per step, a named card not taken out of ``gone`` (so a stored game replays as it was played)."""
+    k = table.cards_of(country)
+    if getattr(k, pile) < n:
+        return _refused("to_deck.count", f"В этой стопке только {getattr(k, pile)} карт (текст карты).",
+                        f"That pile holds only {getattr(k, pile)} cards (card text).")
+    counts = {"deck": k.deck + n, pile: getattr(k, pile) - n}
+    return _done(_r("to_deck.ok", f"В колоду возвращено карт: {n}.", f"Cards put back into the deck: {n}."),
+                 ({"op": "cards", "country": country, **counts},))
 
 
 def _apply_step(board, table, index: int, cand: dict) -> Outcome:
@@ -1983,7 +2044,8 @@ def _cmd_use_card(board, table, cmd) -> Outcome:
         if hit.get("vp"):
             ops.append({"op": "vp", "team": board.team_of(country), "n": hit["vp"]})
     after = apply_ops(table, ops)
-    steps = program.compile_card(board, after.position, card, country, table.last)
+    steps = program.compile_card(board, after.position, card, country, table.last,
+                                 alternatives=table.options.new_card_rules)
     notes: list[Reason] = []
     held = table.hold
     if held is not None:
@@ -2027,7 +2089,8 @@ def _cmd_prepare(board, table, cmd) -> Outcome:
     ops: list[dict] = [{"op": "used", "card": f"prepare:{country}"}]
     if card_type == "response":
         c = board.countries[country]
-        if not any(_copies_left(table, r) > 0 for r in default_catalogue().by_type("response", country)):
+        if table.options.new_card_rules and not any(_copies_left(table, r) > 0
+                                                    for r in default_catalogue().by_type("response", country)):
             return _refused("prepare.no_response", f"В колоде страны {c.ru} нет карт ответа ({rule_ru}).",
                             f"{c.en}'s deck holds no response card ({rule_en}).")
         ops.insert(0, {"op": "cards", "country": country, "deck": k.deck - 1, "responses": k.responses + 1})
@@ -2057,7 +2120,8 @@ def prepare_choices(board: Board, table: Table, country: str) -> list[dict]:
     (anonymous: no card_id; the owner's phone keeps which one) when its deck has responses left. Empty
     when the option is off, the country has prepared already, its deck is empty or round 1 has begun.
     Keys: action ("prepare"), country, card_type ("status" or "response"), card_id (None for the response),
-    command."""
+    response_ids (the response only: the ids of the country's response cards that may still go face down,
+    for its owner's phone), command."""
     if not table.options.prepare_for_war or country not in board.countries or table.finished \
             or f"prepare:{country}" in table.used or table.cards_of(country).deck <= 0 \
             or not _before_round_1(board, table):
@@ -2069,9 +2133,11 @@ def prepare_choices(board: Board, table: Table, country: str) -> list[dict]:
             out.append({"action": "prepare", "country": country, "card_type": "status", "card_id": card.id,
                         "command": {"type": "prepare", "country": country, "card_type": "status",
                                     "card_id": card.id}})
-    if any(_copies_left(table, card) > 0 for card in cat.by_type("response", country)):
+    ids = [card.id for card in cat.by_type("response", country) if _copies_left(table, card) > 0]
+    if ids:  # never cut off by the statuses' bound
+        out = out[:program.MAX_CANDIDATES - 1]
         out.append({"action": "prepare", "country": country, "card_type": "response", "card_id": None,
-                    "command": {"type": "prepare", "country": country, "card_type": "response"}})
+                    "response_ids": ids, "command": {"type": "prepare", "country": country, "card_type": "response"}})
     return out[:program.MAX_CANDIDATES]
 
 

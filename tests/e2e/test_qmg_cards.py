@@ -114,3 +114,32 @@ def test_a_card_steps_targets_are_outlined_and_one_tap_on_the_map_makes_the_choi
     expect(page.locator(".flash-success")).to_be_visible()
     assert Piece.objects.filter(game=game, country="germany", kind="army", space=space).exists()
     shot(page, "qmg-cards-03-recruited-by-map-tap")
+
+
+def test_preparing_for_war_from_the_new_game_form_to_a_status_in_play(live_server, new_context, shot):
+    """The host ticks «Подготовка к войне»; Germany's phone then shows one button per status it may put
+    in play before the first card, and one tap puts it face up on the table for every phone."""
+    host = new_context().new_page()
+    host.goto(live_server.url + "/")
+    host.fill("input[name=name]", "Подготовка")
+    host.select_option("select[name=players]", "2")
+    expect(host.locator("#div_id_air_deck_germany")).to_be_hidden()  # only with the Air Marshal box ticked
+    host.check("input[name=air_marshal]")
+    expect(host.locator("#div_id_air_deck_germany")).to_be_visible()
+    host.uncheck("input[name=air_marshal]")
+    host.check("input[name=prepare_for_war]")
+    host.locator("form.new-game button[type=submit]").click()
+    expect(host.locator("h1")).to_contain_text("Подготовка")
+    game = Game.objects.get(name="Подготовка")
+    axis_seat = game.seats.get(number=1)
+    axis = new_context().new_page()
+    axis.goto(live_server.url + f"/join/{axis_seat.token}/")
+    prepare = axis.locator("section.prepare")
+    expect(prepare).to_be_visible()
+    shot(axis, "qmg-cards-04-preparing-for-war")
+    prepare.locator("button.choice", has_text="Блицкриг").first.click()
+    expect(axis.locator(".flash-success")).to_contain_text("Блицкриг")
+    # Germany has prepared; this phone's Italy and Japan still may
+    expect(axis.locator("section.prepare h4")).to_have_text(["Япония", "Италия"])
+    game.refresh_from_db()
+    assert game.country_cards.get(country="germany").statuses == ["ger_blitzkrieg"]

@@ -12,7 +12,8 @@ from gameplay.qmg.program import MAX_CANDIDATES, describe
 from gameplay.qmg.scenario import run_scenario, setup_table
 from gameplay.qmg.state import PositionError
 from gameplay.qmg.table import (
-    CommandError, Options, apply_command, apply_ops, new_table, pending_view, prepare_choices, step_choices,
+    CARD_RULES, CommandError, Options, Table, apply_command, apply_ops, new_table, pending_view, prepare_choices,
+    step_choices,
 )
 
 from .helpers import BOARD
@@ -76,21 +77,46 @@ def test_production_initiative_offers_each_status_still_in_the_deck():
         assert out.reason.ru and "rule" in out.reason.en
 
 
-def test_flexible_resources_offers_only_named_cards_known_to_be_in_the_discard_pile():
-    t = replace(table_of(active="united_states", round=2), gone=("us_fleet_deployed_to_pearl_harbor", "us_bombers"))
+def test_flexible_resources_offers_every_named_card_that_may_lie_in_the_discard_pile():
+    """The discard pile also holds cards the engine cannot name (setup, hand and deck discards), and its
+    owner may look through it: any US card of an allowed type may be there unless every copy is in play."""
+    t = replace(table_of(active="united_states", round=2, cards={"united_states": {"statuses": ["us_radar"]}}),
+                gone=("us_fleet_deployed_to_pearl_harbor", "us_bombers"))
     t = apply(t, play("united_states", "event", "us_flexible_resources"))
     choices = step_choices(BOARD, t)
-    named = sorted(c["card_id"] for c in choices if c["card_id"])
-    # Flexible Resources itself lies in the discard pile too, but a card does not play itself
-    assert named == ["us_bombers", "us_fleet_deployed_to_pearl_harbor"]
+    named = {c["card_id"] for c in choices if c["card_id"]}
+    cat = default_catalogue()
+    us = {c.id for kind in ("status", "event", "economic_warfare") for c in cat.by_type(kind, "united_states")}
+    # Flexible Resources does not play itself; Radar's one copy is in play
+    assert named == us - {"us_flexible_resources", "us_radar"}
+    assert len(choices) <= MAX_CANDIDATES
     out = apply_command(BOARD, t, step("united_states", "play_from", card_type="event", card_id="us_flexible_resources"))
-    assert not out.ok and out.reason.code == "play_from.itself"
+    assert not out.ok and out.reason.code == "play_from.itself" and "Flexible Resources" in out.reason.en
+    out = apply_command(BOARD, t, step("united_states", "play_from", card_type="status", card_id="us_radar"))
+    assert not out.ok and out.reason.code == "play_from.not_in_discard" and "Radar" in out.reason.en
     basic = [c["card_type"] for c in choices if not c["card_id"]]
     assert basic == ["build_army", "build_navy", "land_battle", "sea_battle"]  # the US deck has no response
-    out = apply_command(BOARD, t, step("united_states", "play_from", card_type="event", card_id="us_magic"))
-    assert not out.ok and out.reason.code == "play_from.not_in_discard" and "Magic" in out.reason.en
     for choice in choices:  # every offered choice is accepted
         assert apply_command(BOARD, t, choice["command"]).ok, choice
+    # a card the engine never saw discarded (not in ``gone``): played from the pile, then discarded again
+    before = t.cards_of("united_states")
+    carriers = apply(t, step("united_states", "play_from", card_type="status", card_id="us_aircraft_carriers"))
+    assert carriers.cards_of("united_states").statuses == ("us_radar", "us_aircraft_carriers")
+    assert carriers.cards_of("united_states").discard == before.discard - 1 and carriers.gone == t.gone
+    # a card known to be there (``gone``) leaves ``gone`` as it comes out
+    bombers = apply_command(BOARD, t, step("united_states", "play_from", card_type="economic_warfare",
+                                           card_id="us_bombers"))
+    assert bombers.ok and {"op": "gone", "card": "us_bombers", "back": True} in bombers.changes
+
+
+def test_flexible_resources_with_an_empty_discard_pile_offers_nothing():
+    t = table_of(active="united_states", round=2, cards={"united_states": {"discard": 0}})
+    t = apply(t, play("united_states", "event", "us_flexible_resources"))
+    assert t.cards_of("united_states").discard == 1  # Flexible Resources itself
+    t = replace(t, cards=tuple((c, replace(k, discard=0) if c == "united_states" else k) for c, k in t.cards))
+    assert step_choices(BOARD, t) == []
+    out = apply_command(BOARD, t, step("united_states", "play_from", card_type="event", card_id="us_magic"))
+    assert not out.ok and out.reason.code == "play_from.empty"
 
 
 def test_lend_lease_offers_every_uk_card_type_and_one_face_down_response():
@@ -393,3 +419,237 @@ def test_commands_still_refuse_unknown_cards_as_malformed():
     t = apply(table_of(active="germany"), play("germany", "event", "ger_production_initiative"))
     with pytest.raises(CommandError):
         apply_command(BOARD, t, step("germany", "play_from", card_type="status", card_id="no_such_card"))
+
+
+def test_a_status_discarded_by_a_card_is_one_copy_gone():
+    """Enigma discards Germany's «Блицкриг» (one copy): the card now lies in Germany's discard pile, so
+    Germany cannot play it again from the hand as if a second copy existed."""
+    t = table_of(active="united_kingdom", cards={"germany": {"statuses": ["ger_blitzkrieg"]}})
+    t = apply(t, play("united_kingdom", "event", "uk_enigma"))
+    choice = next(c for c in step_choices(BOARD, t) if c.get("card_id") == "ger_blitzkrieg")
+    t = apply(t, choice["command"])
+    assert t.cards_of("germany").statuses == () and "ger_blitzkrieg" in t.gone
+    card = default_catalogue().get("ger_blitzkrieg")
+    assert card.copies == 1
+    t2 = replace(t, turn=0, phase="play", played=None, pending=())
+    out = apply_command(BOARD, t2, play("germany", "status", "ger_blitzkrieg"))
+    assert not out.ok and out.reason.code == "card.copies"
+
+
+# --- 8. card rules 2: games stored before these changes replay exactly ----------------------------
+
+def test_options_card_rules_are_written_only_for_an_old_game():
+    assert CARD_RULES == 3 and Options().card_rules == CARD_RULES
+    assert "card_rules" not in Options().to_dict()  # a rules-3 table's JSON stays as it was
+    old = Options(card_rules=2)
+    data = json.loads(json.dumps(old.to_dict()))
+    assert data["card_rules"] == 2 and Options.from_dict(data) == old
+    assert Options.from_dict({}).card_rules == CARD_RULES
+    t = replace(new_table(BOARD), options=old)
+    assert Table.from_dict(json.loads(json.dumps(t.to_dict()))) == t
+
+
+def rules_2(table):
+    return replace(table, options=replace(table.options, card_rules=2))
+
+
+LEND_LEASE_NOTE = "optional: discard top 3 of own deck to return this card to the top of own deck"
+RATIONING_NOTE = "recycle the card just played to the bottom of own deck; cost own_hand 1"
+ROSIE_NOTE = "move 0-2 cards from hand to bottom of own deck"
+
+# (setup, commands, expected) — the expected figures were computed once by the engine of commit 0d76167
+# (the parent of the rules-3 changes) on the same commands: (deck, hand, discard, responses, statuses) of
+# the countries named, ``gone``, the open steps, ``attack`` and ``hold``
+RULES_2_GAMES = {
+    "rationing_to_deck_twice_free": (
+        {"active": "united_kingdom", "cards": {"united_kingdom": {"statuses": ["uk_rationing"], "discard": 3}}},
+        [play("united_kingdom", "build_navy", space="north_sea"),
+         {"type": "use_card", "country": "united_kingdom", "card_id": "uk_rationing"},
+         step("united_kingdom", "to_deck", n=1, name="discard"), step("united_kingdom", "to_deck", n=1, name="discard")],
+        {"cards": {"united_kingdom": (31, 6, 2, 0, ("uk_rationing",))}, "gone": (),
+         "pending": ({"by": "united_kingdom", "card": "uk_rationing", "kind": "manual", "left": 1,
+                      "note": RATIONING_NOTE, "optional": True},), "attack": None, "hold": None}),
+    "lend_lease_to_deck_after_discard_from_deck": (
+        {"active": "united_states", "round": 2, "cards": {"united_states": {"deck": 10, "discard": 3}}},
+        [play("united_states", "event", "us_lend_lease"), {"type": "skip", "country": "united_kingdom"},
+         step("united_states", "discard_from_deck", target_country="united_states", n=3),
+         step("united_states", "discard_from_deck", target_country="united_states", n=3),
+         step("united_states", "to_deck", n=1, name="discard")],
+        {"cards": {"united_states": (5, 6, 9, 0, ())}, "gone": ("us_lend_lease",),
+         "pending": ({"by": "united_states", "card": "us_lend_lease", "kind": "manual", "left": 1,
+                      "note": LEND_LEASE_NOTE, "optional": True},), "attack": None, "hold": None}),
+    "rosie_two_then_one": (
+        {"active": "united_states", "phase": "discard",
+         "cards": {"united_states": {"deck": 10, "statuses": ["us_rosie_the_riveter"]}}},
+        [{"type": "use_card", "country": "united_states", "card_id": "us_rosie_the_riveter"},
+         step("united_states", "to_deck", n=2, name="hand"), step("united_states", "to_deck", n=1, name="hand")],
+        {"cards": {"united_states": (13, 4, 3, 0, ("us_rosie_the_riveter",))}, "gone": (),
+         "pending": ({"by": "united_states", "card": "us_rosie_the_riveter", "kind": "manual", "left": 1,
+                      "note": ROSIE_NOTE, "optional": True},), "attack": None, "hold": None}),
+    "malta_with_an_italian_navy_in_the_mediterranean": (
+        {"pieces": MALTA_PIECES + ["italy navy mediterranean"], "active": "united_kingdom",
+         "cards": {"germany": {"deck": 20}, "italy": {"deck": 20}}},
+        [play("united_kingdom", "economic_warfare", "uk_malta_submarines")],
+        {"cards": {"germany": (18, 7, 5, 0, ()), "italy": (18, 7, 5, 0, ()), "united_kingdom": (29, 6, 4, 0, ())},
+         "gone": ("uk_malta_submarines",), "pending": (), "attack": None, "hold": None}),
+    "enigma_discards_a_status": (
+        {"active": "united_kingdom", "cards": {"germany": {"statuses": ["ger_blitzkrieg"]}}},
+        [play("united_kingdom", "event", "uk_enigma"),
+         step("united_kingdom", "discard_status", target_country="germany", card_id="ger_blitzkrieg")],
+        {"cards": {"germany": (30, 7, 4, 0, ()), "united_kingdom": (29, 6, 4, 0, ())}, "gone": ("uk_enigma",),
+         "pending": (), "attack": None, "hold": None}),
+    "magic_discards_a_status": (
+        {"active": "united_states", "round": 2, "cards": {"japan": {"statuses": ["jpn_forward_bases"]}}},
+        [play("united_states", "event", "us_magic"),
+         step("united_states", "discard_status", target_country="japan", card_id="jpn_forward_bases")],
+        {"cards": {"japan": (23, 7, 4, 0, ()), "united_states": (30, 6, 4, 0, ())}, "gone": ("us_magic",),
+         "pending": (), "attack": None, "hold": None}),
+    "held_battle_passed": (
+        {"pieces": AM_PIECES, "active": "germany", "options": {"air_marshal": True},
+         "cards": {"soviet_union": {"responses": ["su_rasputitsa"]}}},
+        [play("germany", "land_battle", space="ukraine"), {"type": "pass", "country": "soviet_union"},
+         {"type": "pass", "country": "germany"}],
+        {"cards": {"germany": (30, 6, 4, 0, ()), "soviet_union": (24, 7, 3, 1, ())}, "gone": (), "pending": (),
+         "attack": None, "hold": None}),
+    "flexible_resources_plays_itself": (
+        {"active": "united_states", "round": 2},
+        [play("united_states", "event", "us_flexible_resources"),
+         step("united_states", "play_from", card_type="event", card_id="us_flexible_resources")],
+        {"cards": {"united_states": (30, 6, 4, 0, ())}, "gone": ("us_flexible_resources",),
+         "pending": ({"by": "united_states", "card": "us_flexible_resources", "card_types": "any",
+                      "kind": "play_from", "left": 1, "optional": True, "source": "own_discard", "then": None},),
+         "attack": None, "hold": None}),
+    "flexible_resources_plays_a_card_not_known_discarded": (
+        {"active": "united_states", "round": 2},
+        [play("united_states", "event", "us_flexible_resources"),
+         step("united_states", "play_from", card_type="event", card_id="us_magic")],
+        {"cards": {"united_states": (30, 6, 4, 0, ())}, "gone": ("us_flexible_resources", "us_magic"),
+         "pending": (), "attack": None, "hold": None, "same_today": True}),  # the discard pile may hold it
+    "prepare_a_response_with_none_in_the_deck": (
+        {"options": {"prepare_for_war": True}},
+        [{"type": "prepare", "country": "germany", "card_type": "response"}],
+        {"cards": {"germany": (29, 7, 3, 1, ())}, "gone": (), "pending": (), "attack": None, "hold": None}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(RULES_2_GAMES))
+def test_a_rules_2_game_replays_to_the_state_it_was_stored_with(name):
+    setup, commands, expected = RULES_2_GAMES[name]
+    t = rules_2(table_of(setup.get("pieces", SIX), **{k: v for k, v in setup.items() if k != "pieces"}))
+    start = t
+    for cmd in commands:
+        t = apply(t, cmd)
+    for country, (deck, hand, discard, responses, statuses) in expected["cards"].items():
+        k = t.cards_of(country)
+        assert (k.deck, k.hand, k.discard, k.responses, k.statuses) == (deck, hand, discard, responses, statuses), \
+            country
+    for country, k in start.cards:  # the countries not named are untouched
+        if country not in expected["cards"]:
+            assert t.cards_of(country) == k, country
+    assert t.gone == expected["gone"]
+    assert [dict(s) for s in t.pending] == [dict(s) for s in expected["pending"]]
+    assert (t.attack, t.hold) == (expected["attack"], expected["hold"])
+    assert t.options.card_rules == 2
+    # the same commands by today's rules end elsewhere or are refused (but for a rule today's level keeps)
+    now = replace(start, options=replace(start.options, card_rules=CARD_RULES))
+    for cmd in commands:
+        out = apply_command(BOARD, now, cmd)
+        if not out.ok:
+            assert not expected.get("same_today"), (name, out.reason.en)
+            break
+        now = out.state
+    else:
+        same = now.to_dict() == replace(t, options=now.options).to_dict()
+        assert same == bool(expected.get("same_today")), name
+
+
+def test_rules_2_malta_applies_each_discard_without_a_choice():
+    t = rules_2(table_of(MALTA_PIECES + ["italy navy mediterranean"], active="united_kingdom",
+                         cards={"germany": {"deck": 20}, "italy": {"deck": 20}}))
+    t = apply(t, play("united_kingdom", "economic_warfare", "uk_malta_submarines"))
+    assert t.pending == () and Piece("germany", "navy", "mediterranean") in t.position.pieces
+    assert Piece("italy", "navy", "mediterranean") in t.position.pieces
+
+
+def test_rules_2_held_battle_is_not_remembered_for_air_defence():
+    t = rules_2(table_of(AM_PIECES, active="germany", options={"air_marshal": True},
+                         cards={"soviet_union": {"responses": ["su_rasputitsa"]}}))
+    t = replace(t, attack={"space": "moscow", "country": "soviet_union", "kind": "army", "attacker": "germany",
+                           "defended": False})  # an earlier battle: the held one cleared it (the old rules)
+    t = apply(t, play("germany", "land_battle", space="ukraine"))
+    assert t.hold == {"piece": piece("soviet_union", "army", "ukraine"), "by": "germany"} and t.attack is None
+    out = apply_command(BOARD, t, {"type": "air_defence", "country": "soviet_union"})
+    assert not out.ok and out.reason.code == "air.defence_when"
+
+
+def test_rules_2_status_discarded_by_a_card_is_not_counted_gone():
+    t = rules_2(table_of(active="united_kingdom", cards={"germany": {"statuses": ["ger_blitzkrieg"]}}))
+    t = apply(t, play("united_kingdom", "event", "uk_enigma"))
+    choice = next(c for c in step_choices(BOARD, t) if c.get("card_id") == "ger_blitzkrieg")
+    out = apply_command(BOARD, t, choice["command"])
+    assert out.ok and not any(op["op"] == "gone" for op in out.changes)
+    assert "ger_blitzkrieg" not in out.state.gone
+
+
+def test_rules_2_guided_taps_charge_no_cost():
+    t = rules_2(table_of(active="united_kingdom", cards={"united_kingdom": {"statuses": ["uk_rationing"]}}))
+    t = apply(t, play("united_kingdom", "build_navy", space="north_sea"))
+    t = apply(t, {"type": "use_card", "country": "united_kingdom", "card_id": "uk_rationing"})
+    choices = step_choices(BOARD, t)
+    assert [(c["n"], c["pile"], c["cost"]) for c in choices] == [(1, "discard", None)]
+    before = t.cards_of("united_kingdom")
+    t = apply(t, choices[0]["command"])
+    assert t.cards_of("united_kingdom").hand == before.hand and step_choices(BOARD, t) == choices
+
+
+# --- 9. Lend Lease's deck discard: at most 3 in all ------------------------------------------------
+
+def lend_lease_clause():
+    t = table_of(active="united_states", round=2, cards={"united_states": {"deck": 10, "discard": 3}})
+    t = apply(t, play("united_states", "event", "us_lend_lease"))
+    return apply(t, {"type": "skip", "country": "united_kingdom"})
+
+
+def test_lend_lease_deck_discard_split_into_entries_stops_at_three():
+    t = apply(lend_lease_clause(), step("united_states", "discard_from_deck", target_country="united_states", n=2))
+    out = apply_command(BOARD, t, step("united_states", "discard_from_deck", target_country="united_states", n=2))
+    assert not out.ok and out.reason.code == "guided.paid"
+    assert "Lend Lease" in out.reason.en and "Ленд-лиз" in out.reason.ru and "2 already" in out.reason.en
+    t = apply(t, step("united_states", "discard_from_deck", target_country="united_states", n=1))
+    assert t.cards_of("united_states").deck == 10 - 3
+    out = apply_command(BOARD, t, step("united_states", "discard_from_deck", target_country="united_states", n=1))
+    assert not out.ok and out.reason.code == "guided.paid"
+    t = apply(t, step("united_states", "to_deck", n=1, name="discard"))  # nothing more charged
+    assert t.cards_of("united_states").deck == 10 - 3 + 1
+
+
+def test_lend_lease_deck_discard_after_its_to_deck_is_refused():
+    t = apply(lend_lease_clause(), step("united_states", "to_deck", n=1, name="discard"))  # the 3 charged here
+    out = apply_command(BOARD, t, step("united_states", "discard_from_deck", target_country="united_states", n=1))
+    assert not out.ok and out.reason.code == "guided.paid" and "3 already" in out.reason.en
+
+
+# --- 10. face-down response choices name the responses that may go face down -------------------------
+
+def test_lend_lease_response_choice_lists_the_uk_responses_left():
+    t = table_of(active="united_states", round=2)
+    t = replace(t, gone=("uk_raf",))
+    t = apply(t, play("united_states", "event", "us_lend_lease"))
+    response = [c for c in step_choices(BOARD, t) if c["card_type"] == "response"]
+    assert len(response) == 1
+    assert response[0]["response_ids"] == ["uk_defensive_posture", "uk_destroyers", "uk_loyal_to_the_crown"]
+    every = ("uk_defensive_posture", "uk_destroyers", "uk_loyal_to_the_crown", "uk_raf")
+    t2 = replace(t, gone=t.gone + every[:3])
+    assert [c for c in step_choices(BOARD, t2) if c["card_type"] == "response"] == []  # none could be revealed
+    out = apply_command(BOARD, t2, step("united_kingdom", "play_from", card_type="response"))
+    assert not out.ok and out.reason.code == "play_from.no_response"
+
+
+def test_prepare_response_choice_lists_the_responses_left_and_none_when_all_are_out():
+    t = new_table(BOARD, Options(prepare_for_war=True))
+    su = [c for c in prepare_choices(BOARD, t, "soviet_union") if c["card_type"] == "response"]
+    assert su[0]["response_ids"] == ["su_leningrad", "su_moscow", "su_rasputitsa", "su_stalingrad"]
+    t2 = replace(t, gone=("su_leningrad", "su_moscow", "su_rasputitsa", "su_stalingrad"))
+    assert all(c["card_type"] == "status" for c in prepare_choices(BOARD, t2, "soviet_union"))
+    out = apply_command(BOARD, t2, {"type": "prepare", "country": "soviet_union", "card_type": "response"})
+    assert not out.ok and out.reason.code == "prepare.no_response"

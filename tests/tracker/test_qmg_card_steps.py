@@ -302,6 +302,9 @@ def test_lend_lease_on_the_phones_the_uk_names_its_face_down_card_and_the_us_tak
     offered_uk = buttons(uk, game6)
     assert "«Верность короне» — закрытой картой" in offered_uk  # the owner names which, on its own phone
     assert buttons(us, game6) == []  # the UK's step: the US phone waits
+    host = as_host(client.__class__(), game6)
+    offered_host = buttons(host, game6)
+    assert offered_host and not any("закрытой картой" in b for b in offered_host)  # not the host's to hide
     r = tap(uk, game6, "Верность короне")
     assert r.status_code == 200, r.content.decode()[:500]
     last = Event.objects.filter(game=game6, kind=Event.MOVE).order_by("-seq").first()
@@ -341,8 +344,31 @@ def test_malta_submarines_each_axis_phone_chooses(client, game6):
     assert buttons(uk, game6) == [] and buttons(g, game6) == []
     offered_it = buttons(it, game6)
     assert len(offered_it) == 2 and any("Средиземное" in b for b in offered_it)
+    assert "Сбросить 2 верхние карты своей колоды" in offered_it
     deck_italy = game6.country_cards.get(country="italy").deck
     assert tap(it, game6, "Средиземное").status_code == 200
     game6.refresh_from_db()
     assert not game6.pieces.filter(country="italy", kind="navy").exists()
     assert game6.country_cards.get(country="italy").deck == deck_italy  # the navy instead of the cards
+
+
+def test_women_conscripts_button_names_the_pile_it_takes_from(client, game6):
+    """Women Conscripts: the Build Army card just played goes back into the deck from the discard pile —
+    the button must not say "from the hand"."""
+    for n in (1, 2, 3):
+        pass_turn(seat(client.__class__, game6, n), game6)
+    su = seat(client.__class__, game6, 4)
+    assert post(su, game6, "play_card", card="Женщины на службе", card_type="status").status_code == 200
+    for cmd, fields in (("end_play", {}), ("supply", {}), ("score", {}), ("discard", {"n": 0}), ("draw", {})):
+        assert post(su, game6, cmd, **fields).status_code == 200
+    for n in (5, 6, 1, 2, 3):
+        pass_turn(seat(client.__class__, game6, n), game6)
+    assert post(su, game6, "play_card", card_type="build_army", space="ukraine").status_code == 200
+    assert post(su, game6, "use_card", country="soviet_union", card="Женщины на службе").status_code == 200
+    offered_su = buttons(su, game6)
+    assert offered_su == ["Сыгранная карта — обратно в колоду"]
+    game6.refresh_from_db()
+    before = game6.country_cards.get(country="soviet_union")
+    assert tap(su, game6, "колоду").status_code == 200
+    after = game6.country_cards.get(country="soviet_union")
+    assert (after.deck, after.discard, after.hand) == (before.deck + 1, before.discard - 1, before.hand)

@@ -1,12 +1,17 @@
 """Issue 12 on the web table: «Подготовка к войне» and the Air Marshal deck sizes on the new-game form, the
 preparation taps, and a face-down response discarded unseen (Magic) in its owner's private list."""
+import json
+
 import pytest
 from django.urls import reverse
 
 from gameplay.qmg import load_board
 from gameplay.qmg.cards import default_catalogue
+from gameplay.qmg.seating import DEFAULT_SEATING
+from tracker.core import log, transfer
 from tracker.models import Event, Game, PrivateNote
 from tracker.qmg import selectors
+from tracker.qmg.views import create_game
 
 from .test_cards_views import pass_turn
 from .test_views import post
@@ -111,10 +116,10 @@ def test_prepare_is_refused_when_the_game_does_not_use_it(client):
 def turn(player, game, answer=None, **play):
     """One turn; ``answer``: the phone of an opponent holding a face-down response, who passes first."""
     assert post(player, game, "play_card", **(play or {"card_type": "discard_unused"})).status_code == 200
-    if answer is not None:
+    if answer is not None:  # (phone, country) or the Japanese phone
+        phone, country = answer if isinstance(answer, tuple) else (answer, "japan")
         game.refresh_from_db()
-        country = "japan" if game.qmg.window == "axis" else None
-        assert country and post(answer, game, "pass", country=country).status_code == 200
+        assert game.qmg.window and post(phone, game, "pass", country=country).status_code == 200
     for cmd, fields in (("end_play", {}), ("supply", {}), ("score", {}), ("discard", {"n": 0}), ("draw", {})):
         r = post(player, game, cmd, **fields)
         assert r.status_code == 200, (cmd, r.content.decode()[:300])
@@ -175,3 +180,64 @@ def test_an_undone_face_down_play_leaves_the_private_list(client):
     names = sorted(x["name"] for x in japan.get(reverse("game", args=[game.pk])).context["private_responses"])
     assert names == ["Камикадзе"]
     assert japan.get(reverse("game", args=[game.pk])).context["discarded_unseen"] == []
+
+
+def test_blue_division_discards_unseen_inside_a_play_the_note_follows_and_undo_brings_it_back(client):
+    """«Голубая дивизия» discards a Soviet face-down response as part of Italy's play (no step of its own).
+    With one face-down card the count says which went: no question to the owner; an undo of Italy's play puts
+    the name back on the Soviet phone, a redo takes it away again."""
+    game = new_game(client, prepare_for_war="on")
+    su = seat(client, game, 4)
+    assert post(su, game, "prepare", country="soviet_union", card_type="response",
+                card_id="su_rasputitsa").status_code == 200
+    turn(seat(client, game, 1), game, answer=(su, "soviet_union"))  # the Allies hold a face-down card
+    turn(seat(client, game, 2), game)
+    turn(seat(client, game, 3), game, answer=(su, "soviet_union"))
+    turn(su, game)
+    italy = seat(client, game, 5)
+    assert post(italy, game, "play_card", card="Голубая дивизия", card_type="event").status_code == 200
+    game.refresh_from_db()
+    assert game.country_cards.get(country="soviet_union").responses == 0
+    names = lambda: [x["name"] for x in su.get(reverse("game", args=[game.pk])).context["private_responses"]]
+    assert names() == []
+    assert su.get(reverse("game", args=[game.pk])).context["discarded_unseen"] == []
+    assert post(italy, game, "undo").status_code == 200
+    assert names() == ["Распутица"]
+    assert post(italy, game, "redo").status_code == 200
+    assert names() == []
+
+
+def test_a_game_created_under_card_rules_2_keeps_them_through_replay_export_and_import(client):
+    """A game stored before this version's card corrections records ``"rules": 2``: it keeps those rules (e.g.
+    Malta Submarines' discards applied without a choice), so its log replays to the state it was stored with,
+    and an export of it imports as a rules-2 game."""
+    game = create_game("Старые правила", list(zip(["Ось", "Союзники"], DEFAULT_SEATING[2])), {})
+    create = game.events.get(kind=Event.CREATE)
+    create.command = {**create.command, "rules": 2}
+    create.save(update_fields=["command"])
+    game = Game.objects.get(pk=game.pk)
+    assert selectors.rules_level(game) == 2 and selectors.options_of(game).card_rules == 2
+    assert not selectors.legacy_rules(game)
+    allies = seat(client, game, 2)
+    axis = seat(client, game, 1)
+    for player in (axis, allies, axis, allies):  # Germany, the UK, Japan, the USSR
+        turn(player, game)
+    turn(axis, game, card_type="build_navy", space="mediterranean")  # Italy
+    turn(allies, game)  # the US
+    turn(axis, game)  # Germany, round 2
+    assert post(allies, game, "play_card", card="Мальтийские субмарины", card_type="economic_warfare").status_code == 200
+    game.refresh_from_db()
+    table = selectors.table_of(game)
+    assert table.pending == ()  # rules 2: both discards applied at once, no choice left to Germany or Italy
+    assert table.options.card_rules == 2
+    replayed = log.replay(game)
+    assert selectors.canonical(replayed) == selectors.canonical(table)
+    doc = json.loads(transfer.dumps(transfer.export_game(Game.objects.get(pk=game.pk))))
+    copy = transfer.import_game(doc)
+    assert selectors.rules_level(copy) == 2
+
+
+def test_unknown_rules_levels_are_the_old_rules_not_a_crash():
+    assert selectors.rules_of({"rules": 2}) == 2 and selectors.rules_of({"rules": 3}) == 3
+    for bad in ({"rules": True}, {"rules": "3"}, {"rules": 99}, {}, None, []):
+        assert selectors.rules_of(bad) is None

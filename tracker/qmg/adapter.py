@@ -45,7 +45,8 @@ class QmgAdapter(GameAdapter):
         return table, {"options": game.options, "rules": CARD_RULES}
 
     def initial_state(self, game: Game, create) -> Table:
-        return new_table(selectors.board_of(game), selectors.options_from(create.command.get("options") or {}))
+        rules = selectors.rules_of(create.command) or CARD_RULES
+        return new_table(selectors.board_of(game), selectors.options_from(create.command.get("options") or {}, rules))
 
     def load(self, game: Game) -> Table:
         """The mirror models, plus the card engine's open steps kept as JSON (``GameState``)."""
@@ -151,8 +152,11 @@ class QmgAdapter(GameAdapter):
 
     def start_imported(self, game: Game, setup, create_command: dict) -> tuple[Table, dict]:
         table, command = self.start(game, setup)
-        if isinstance(create_command, dict) and "rules" not in create_command:
+        rules = selectors.rules_of(create_command)
+        if rules is None:
             command.pop("rules")  # a file from before the card engine: the game keeps the old rules
+        else:
+            command["rules"] = rules  # the card rules the file's game was played by (2: before the to_deck costs)
         return table, command
 
     def comparable(self, game: Game, data) -> dict:
@@ -161,6 +165,8 @@ class QmgAdapter(GameAdapter):
         d = {**data, "position": dict(data["position"])}
         d["position"]["pieces"] = sorted(d["position"]["pieces"], key=lambda p: (p["country"], p["kind"], p["space"]))
         d["position"].pop("statuses", None)
+        if isinstance(d.get("options"), dict):  # the rules level is the create event's, not the state's
+            d["options"] = {k: v for k, v in d["options"].items() if k != "card_rules"}
         for key in ENGINE_KEYS:  # the card engine's part; a file from before it has none (see ``legacy``)
             d.pop(key, None)
         return d

@@ -53,20 +53,26 @@ def choice_label(board, head: dict, c: dict, lang: str) -> str:
     cname = (lambda x: board.countries[x].en) if lang == "en" else (lambda x: board.countries[x].ru)
     card = CATALOGUE.get(c.get("card_id") or "")
     if c.get("action") == "to_deck":
+        n = c.get("n") or 0
         if card is not None:
             text = _("%(card)s back into the deck") % {"card": card_label(card, lang)}
+        elif c.get("pile") == "discard":  # the card just played, from the discard pile
+            text = _("The card just played back into the deck")
         else:
             text = ngettext("%(n)s card from the hand into the deck", "%(n)s cards from the hand into the deck",
-                            c.get("n") or 0) % {"n": c.get("n") or 0}
+                            n) % {"n": n}
         cost = c.get("cost") or {}
         if cost.get("own_deck"):
-            text += " — " + _("pay: the top %(n)s cards of the deck") % {"n": cost["own_deck"]}
+            text += " — " + ngettext("pay: the top %(n)s card of the deck", "pay: the top %(n)s cards of the deck",
+                                     cost["own_deck"]) % {"n": cost["own_deck"]}
         elif cost.get("own_hand"):
-            text += " — " + _("pay: %(n)s card(s) from the hand") % {"n": cost["own_hand"]}
+            text += " — " + ngettext("pay: %(n)s card from the hand", "pay: %(n)s cards from the hand",
+                                     cost["own_hand"]) % {"n": cost["own_hand"]}
         return text
-    if c.get("action") == "discard_from_deck" and c["command"].get("target_country") is None \
-            and head["kind"] != "discard":  # Malta Submarines: the target's own choice
-        return _("Discard the top cards of your deck")
+    if head.get("alternative") and c.get("target_country") and not c.get("space"):
+        # «Мальтийские субмарины»: the target's own choice between its cards and its piece
+        return ngettext("Discard the top %(n)s card of your deck", "Discard the top %(n)s cards of your deck",
+                        head.get("n", 1)) % {"n": head.get("n", 1)}
     parts = []
     if c.get("space"):
         parts.append(space(c["space"]))
@@ -85,8 +91,9 @@ def choice_label(board, head: dict, c: dict, lang: str) -> str:
     return " — ".join(parts) or cname(who or head["by"])
 
 
-def card_steps(board, table, mine, lang: str) -> dict | None:
-    """The first open card step for the page: its text, whose it is, and (for that seat) the choices."""
+def card_steps(board, table, mine, lang: str, own=()) -> dict | None:
+    """The first open card step for the page: its text, whose it is, and (for that seat) the choices.
+    ``own``: the countries of the viewer's own seat — only their phone puts a response face down."""
     if not table.pending:
         return None
     head = table.pending[0]
@@ -97,8 +104,11 @@ def card_steps(board, table, mine, lang: str) -> dict | None:
             fields = [(k, v) for k, v in c["command"].items() if k != "type"]
             if c.get("action") == "play_from" and c.get("card_type") == "response" and not c.get("card_id"):
                 # face down: the owner names which response (kept on its phone only, never in the log)
+                if c["country"] not in own:
+                    continue  # the host's powers do not include another seat's hidden card
+                ids = c.get("response_ids")
                 for card in CATALOGUE.by_country(c["country"]):
-                    if card.type == "response":
+                    if card.type == "response" and (ids is None or card.id in ids):
                         choices.append({"label": _("%(card)s — face down") % {"card": card_label(card, lang)},
                                         "fields": fields + [("card_id", card.id)], "space": ""})
                 continue

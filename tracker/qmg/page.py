@@ -71,10 +71,10 @@ def context(request, game, actor, table, keep=None) -> dict:
                               initial))
     ctx["usable_now"] = ctx["window_mine"] or any(
         table.cards_of(cid).statuses or table.cards_of(cid).responses for cid in mine)
-    ctx["card_steps"] = card_steps(board, table, mine, lang)  # the engine's open card step, one tap per choice
+    own = tuple(actor.seat.countries) if actor.seat is not None else ()
+    ctx["card_steps"] = card_steps(board, table, mine, lang, own)  # the engine's open card step, one tap per choice
     ctx["free_steps"] = free_steps_allowed(table, selectors.legacy_rules(game))  # only where the engine accepts one
-    ctx["prepare"] = _prepare_context(board, table, mine, lang, actor.seat is not None) \
-        if table.options.prepare_for_war else []
+    ctx["prepare"] = _prepare_context(board, table, mine, lang, own) if table.options.prepare_for_war else []
     if table.options.air_marshal:
         ctx.update(_air_context(table, board, supply(), mine, lang, initial))
     ctx.update(_board_context(board, table, supply, lang))
@@ -122,8 +122,10 @@ def _cards_context(game, table, board, actor, events, mine, lang, forms, initial
         notes = face_down_notes(game, seat=actor.seat)
         hand_notes = {n.country: n.text for n in PrivateNote.objects.filter(game=game, seat=actor.seat,
                                                                             kind=PrivateNote.HAND)}
-    private_responses = [{"country": n.country, "name": card_name(CATALOGUE.get(n.card_id), lang)}
-                         for n in notes if CATALOGUE.get(n.card_id)]
+    unseen = discarded_unseen(actor.seat, notes, table, lang)
+    asked = {u["country"] for u in unseen}  # until the owner says which went, no reveal from that list
+    private_responses = [{"country": n.country, "name": card_name(CATALOGUE.get(n.card_id), lang),
+                          "asked": n.country in asked} for n in notes if CATALOGUE.get(n.card_id)]
     def usable():  # names for the use-card datalist: own statuses in play and own response cards
         names = []
         for cid in mine:
@@ -138,7 +140,7 @@ def _cards_context(game, table, board, actor, events, mine, lang, forms, initial
         "deck_cards": _once(lambda: [(card_name(c, lang), c.type) for c in CATALOGUE.by_country(active)]),
         "usable_cards": _once(usable),
         "private_responses": private_responses,
-        "discarded_unseen": discarded_unseen(game, actor.seat, table, lang),
+        "discarded_unseen": unseen,
         "hand_notes": hand_notes,
         "played_card": _played_card(table, board, events, lang),  # events: computed on first use
         "window_team": team_names.get(table.window, ""),
@@ -154,31 +156,35 @@ def _cards_context(game, table, board, actor, events, mine, lang, forms, initial
     }
 
 
-def _prepare_context(board, table, mine, lang, own_seat: bool) -> list[dict]:
+def _prepare_context(board, table, mine, lang, own) -> list[dict]:
     """«Подготовка к войне»: for each of this seat's countries that may still take its card from the deck,
     the statuses the engine allows (one tap each) and, if a response is allowed, the country's responses:
     the owner picks which, and only its own phone keeps the name."""
     rows = []
-    for cid in mine:
+    for cid in (c for c in board.turn_order if c in mine):  # in the order the countries play
         choices = qmg_table.prepare_choices(board, table, cid)
         if not choices:
             continue
         statuses = [(c["card_id"], card_name(CATALOGUE.get(c["card_id"]), lang)) for c in choices
                     if c.get("card_type") == "status" and CATALOGUE.get(c.get("card_id") or "")]
-        responses = [(card.id, card_name(card, lang)) for card in CATALOGUE.by_country(cid) if card.type == "response"] \
-            if own_seat and any(c.get("card_type") == "response" for c in choices) else []  # the owner's act only
+        face_down = next((c for c in choices if c.get("card_type") == "response"), None)
+        ids = face_down.get("response_ids") if face_down else None
+        responses = [(card.id, card_name(card, lang)) for card in CATALOGUE.by_country(cid)
+                     if card.type == "response" and (ids is None or card.id in ids)] \
+            if face_down is not None and cid in own else []  # the owner's act only
         rows.append({"country": cid, "name": board.countries[cid].en if lang == "en" else board.countries[cid].ru,
                      "statuses": statuses, "responses": responses})
     return rows
 
 
 def _marks(note) -> dict[str, int]:
-    """A face-down response note's marks in its text: ``played:S`` (the move that put it face down) and
-    ``gone:S`` (the move that discarded it unseen, e.g. Magic)."""
+    """A face-down response note's marks in its text: ``played:S`` (the move that put it face down),
+    ``gone:S`` (the move that discarded it unseen, e.g. Magic) and ``dropped:S`` (a move that discarded one
+    of the country's face-down cards unseen while its owner has not yet said which)."""
     marks = {}
     for token in (note.text or "").split():
         key, _sep, value = token.partition(":")
-        if key in ("played", "gone") and value.isdigit():
+        if key in ("played", "gone", "dropped") and value.isdigit():
             marks[key] = int(value)
     return marks
 
@@ -210,8 +216,8 @@ def face_down_notes(game, seat=None, country=None) -> list:
             continue
         if revealed is None:  # a reveal undone: that response is face down again
             revealed = Counter((e.command.get("country"), e.command.get("card_id"))
-                               for e in Event.objects.filter(game=game, kind=Event.MOVE, seq__in=list(done))
-                               if e.command.get("type") == "use_card")
+                               for e in Event.objects.filter(game=game, kind=Event.MOVE, command__type="use_card")
+                               if e.seq in done)
         if revealed[(n.country, n.card_id)]:
             revealed[(n.country, n.card_id)] -= 1
         else:
@@ -219,22 +225,22 @@ def face_down_notes(game, seat=None, country=None) -> list:
     return out
 
 
-def _mark(note, **marks) -> None:
-    """Set (or, with None, drop) marks on a note and make it inactive (no longer face down)."""
+def _mark(note, active: bool = False, **marks) -> None:
+    """Set (or, with None, drop) marks on a note; by default it becomes inactive (no longer face down)."""
     m = {**_marks(note), **marks}
     note.text = " ".join(f"{k}:{v}" for k, v in sorted(m.items()) if v is not None)
-    note.active = False
+    note.active = active
     note.save(update_fields=["text", "active"])
 
 
-def discarded_unseen(game, seat, table, lang) -> list[dict]:
-    """This seat's countries with more named face-down responses than the table holds (a card discarded one
-    of them unseen): the owner says which one went, one tap each."""
+def discarded_unseen(seat, notes, table, lang) -> list[dict]:
+    """This seat's countries with more named face-down responses (``notes``: ``face_down_notes`` of the seat)
+    than the table holds (a card discarded one of them unseen): the owner says which one went, one tap each."""
     if seat is None:
         return []
     out = []
     for cid in seat.countries:
-        named = face_down_notes(game, seat=seat, country=cid)
+        named = [n for n in notes if n.country == cid]
         if len(named) <= table.cards_of(cid).responses:
             continue
         ids = list(dict.fromkeys(n.card_id for n in named))
@@ -244,22 +250,42 @@ def discarded_unseen(game, seat, table, lang) -> list[dict]:
 
 def settle_unseen(game, seat, country, card_id, table) -> bool:
     """Mark one of the country's named face-down responses as the one discarded unseen (the owner's answer
-    to ``discarded_unseen``, or the engine's count when only one name is possible). False: nothing to settle."""
+    to ``discarded_unseen``), tied to the move that discarded it, so an undo of that move brings it back.
+    False: nothing to settle."""
     named = face_down_notes(game, seat=seat, country=country)
     if len(named) <= table.cards_of(country).responses:
         return False
     note = next((n for n in named if n.card_id == card_id), None)
     if note is None:
         return False
-    discard = next((e for e in Event.objects.filter(game=game, kind=Event.MOVE, seq__in=game.done_moves or [])
-                    .order_by("-seq") if e.command.get("type") == "step"
-                    and e.command.get("action") == "discard_response" and e.command.get("target_country") == country),
-                   None)
-    if discard is None:
-        note.delete()  # no discard in effect to tie it to (an old game): it is simply no longer face down
-    else:
-        _mark(note, gone=discard.seq)
+    done = set(game.done_moves or [])
+    drops = [m["dropped"] for m in map(_marks, named) if m.get("dropped") in done]
+    # the move that discarded it; a note from before these marks: the last move in effect
+    _mark(note, gone=max(drops) if drops else max(done, default=0), dropped=None)
     return True
+
+
+def _follow_unseen_discards(game, seq: int) -> None:
+    """After a move: a country whose named face-down responses now outnumber its face-down cards lost some
+    unseen (Blue Division, Magic, a card played by another card's text…). Where the count alone says which
+    (none left, or every name alike) the notes go, tied to this move; otherwise they are marked as awaiting
+    their owner's answer (``discarded_unseen``), tied to this move as well."""
+    notes = face_down_notes(game)
+    if not notes:
+        return
+    counts = dict(game.country_cards.values_list("country", "responses"))
+    done = set(game.done_moves or [])
+    for country in dict.fromkeys(n.country for n in notes):
+        named = [n for n in notes if n.country == country]
+        left = counts.get(country, 0)
+        if len(named) <= left:
+            continue
+        if left == 0 or len({n.card_id for n in named}) == 1:
+            for note in named[:len(named) - left]:  # the count alone says which went
+                _mark(note, gone=seq, dropped=None)
+        elif not any(_marks(n).get("dropped") in done for n in named):
+            for note in named:  # still face down until the owner says which one went
+                _mark(note, active=note.active, dropped=seq)
 
 
 def _played_card(table, board, events, lang) -> dict | None:
@@ -420,18 +446,12 @@ def after_submit(game, actor, parsed: Parsed, result) -> None:
     event = result.event
     command = event.command
     country = command.get("country") or event.country
-    target = command.get("target_country")
-    if command.get("type") == "step" and command.get("action") == "discard_response" and target:
-        left = game.country_cards.filter(country=target).values_list("responses", flat=True).first() or 0
-        named = face_down_notes(game, country=target)
-        if len(named) > left and (left == 0 or len({n.card_id for n in named}) == 1):
-            for note in named[:len(named) - left]:  # the count alone says which went
-                _mark(note, gone=event.seq)
+    game.refresh_from_db(fields=["done_moves", "version"])  # the view's copy predates this move
     owner = actor.seat if actor.seat and country in actor.seat.countries else \
         next((s for s in game.seats.all() if country in s.countries), None)
     if owner is None:
-        return
-    if parsed.secret:
+        pass
+    elif parsed.secret:
         PrivateNote.objects.create(game=game, seat=owner, country=country, kind=PrivateNote.RESPONSE,
                                    card_id=parsed.secret, text=f"played:{event.seq}")
     elif command["type"] == "use_card":
@@ -439,3 +459,4 @@ def after_submit(game, actor, parsed: Parsed, result) -> None:
                      if n.card_id == command.get("card_id")), None)
         if note:
             _mark(note, gone=None)  # revealed: no longer face down (an undo of the reveal shows it again)
+    _follow_unseen_discards(game, event.seq)

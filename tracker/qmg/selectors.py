@@ -6,7 +6,7 @@ from functools import lru_cache
 from django.utils.translation import gettext as _
 
 from gameplay.qmg import Board, Piece, Position, load_board
-from gameplay.qmg.table import HAND_SIZE, MAX_DECK, Cards, Options, Table, named_statuses
+from gameplay.qmg.table import CARD_RULES as ENGINE_CARD_RULES, HAND_SIZE, MAX_DECK, Cards, Options, Table, named_statuses
 
 from tracker.core.models import Event, Game, GameState
 from tracker.core.registry import Unavailable
@@ -14,21 +14,35 @@ from tracker.core.registry import Unavailable
 from .variants import PatchError, check_patch
 
 
-CARD_RULES = 2  # the create event's "rules": games played with the card engine (issue 12); none: the old rules
+# the create event's "rules": the card engine's level the game is played by (gameplay.qmg.table.CARD_RULES;
+# 2: a game created before the guided to_deck costs and Malta's choice); none: the old rules, before the engine
+CARD_RULES = ENGINE_CARD_RULES
+KNOWN_RULES = (2, 3)
+
+
+def rules_of(command) -> int | None:
+    """The card rules level a create command records, or None (a game from before the card engine)."""
+    rules = command.get("rules") if isinstance(command, dict) else None
+    return rules if isinstance(rules, int) and not isinstance(rules, bool) and rules in KNOWN_RULES else None
+
+
+def rules_level(game: Game) -> int | None:
+    """The card rules the whole game — replay and new moves alike — is played by, so a stored game replays to
+    the position it was stored with; None: created before the card engine (free card steps). Decided per
+    game, never per command."""
+    cached = getattr(game, "_qmg_rules", False)
+    if cached is not False:
+        return cached
+    create = Event.objects.filter(game=game, kind=Event.CREATE).values_list("command", flat=True).first()
+    if create is None:  # being created or imported: today's rules until its log says otherwise
+        return CARD_RULES
+    game._qmg_rules = rules_of(create)
+    return game._qmg_rules
 
 
 def legacy_rules(game: Game) -> bool:
-    """Was the game created before the card engine? Its create event then lacks ``rules``, and the whole
-    game — replay and new moves alike — keeps the old rules (free card steps), so a stored game replays to
-    the position it was stored with. Decided per game, never per command."""
-    cached = getattr(game, "_qmg_legacy", None)
-    if cached is not None:
-        return cached
-    create = Event.objects.filter(game=game, kind=Event.CREATE).values_list("command", flat=True).first()
-    if create is None:  # being created or imported: the card engine's until its log says otherwise
-        return False
-    game._qmg_legacy = not (isinstance(create, dict) and create.get("rules") == CARD_RULES)
-    return game._qmg_legacy
+    """Was the game created before the card engine (its create event without ``rules``)?"""
+    return rules_level(game) is None
 
 
 def board_of(game: Game) -> Board:
@@ -50,7 +64,7 @@ def _variant_board(variant_id: int, patch: str) -> Board:
 
 
 def options_of(game: Game) -> Options:
-    return options_from(game.options or {})
+    return options_from(game.options or {}, rules_level(game) or CARD_RULES)
 
 
 def _counts(value, lo: int, hi: int) -> dict[str, int]:
@@ -61,7 +75,7 @@ def _counts(value, lo: int, hi: int) -> dict[str, int]:
             and not isinstance(v, bool) and lo <= v <= hi}
 
 
-def options_from(o: dict) -> Options:
+def options_from(o: dict, card_rules: int = CARD_RULES) -> Options:
     """The engine's options from a game's stored options (Air Marshal: 12 dealt, air forces per country)."""
     air = bool(o.get("air_marshal"))
     limits = o.get("air_forces") or (dict(load_board().air_forces_default) if air else {})
@@ -70,7 +84,7 @@ def options_from(o: dict) -> Options:
                    dealt=12 if air else 10, air_marshal=air,
                    air_limits=tuple(sorted((k, int(v)) for k, v in limits.items())) if air else (),
                    prepare_for_war=bool(o.get("prepare_for_war")),
-                   decks=tuple(sorted((str(k), int(v)) for k, v in decks.items())))
+                   decks=tuple(sorted((str(k), int(v)) for k, v in decks.items())), card_rules=card_rules)
 
 
 def table_of(game: Game, board: Board | None = None) -> Table:
