@@ -26,3 +26,20 @@ class SecurityHeadersMiddleware:
         response.headers.setdefault("Content-Security-Policy", CSP)
         response.headers.setdefault("Permissions-Policy", PERMISSIONS)
         return response
+
+
+class HtmxFullPageErrorMiddleware:
+    """An error answered as a whole page (no access, a replaced link, an expired form, a fault) to an htmx
+    request would be swapped into the game's box, a page inside the page. Such an answer tells htmx to
+    reload instead (``HX-Refresh``), so the phone shows the error page itself, with what to do next.
+    The moves' own refusals are fragments and are swapped as before."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if response.status_code >= 400 and getattr(request, "htmx", False) and not response.streaming \
+                and response.content[:15].lower().startswith(b"<!doctype"):
+            response.headers["HX-Refresh"] = "true"
+        return response

@@ -68,6 +68,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "tracker.middleware.HtmxFullPageErrorMiddleware",
     "tracker.core.limits.CreationLimitMiddleware",
     "tracker.core.limits.UnavailableGameMiddleware",
 ]

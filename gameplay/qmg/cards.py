@@ -137,7 +137,8 @@ class Catalogue:
         return self._index[card_id]
 
     def get(self, card_id: str) -> Card | None:
-        return self._index.get(card_id)
+        """The card with this id, or None (also for anything that is not text: a malformed command)."""
+        return self._index.get(card_id) if isinstance(card_id, str) else None
 
     @property
     def ids(self) -> tuple[str, ...]:

@@ -35,6 +35,7 @@ def test_the_tables_pages_have_no_serious_violation_at_phone_width(live_server, 
     host.goto(live_server.url + "/")
     check(host, "new-game page")
     host.fill("input[name=name]", "Доступность")
+    host.check("input[name=prepare_for_war]")  # the preparation's buttons are on the first game page
     host.locator("form.new-game button[type=submit]").click()
     expect(host.locator(".seat .link a").first).to_be_visible()
     check(host, "seats page")
@@ -46,7 +47,8 @@ def test_the_tables_pages_have_no_serious_violation_at_phone_width(live_server, 
     phone = new_context().new_page()
     phone.goto(live_server.url + "/" + url.split("/", 3)[3])
     expect(phone.locator(".whoami")).to_be_visible()
-    check(phone, "game page (the active seat)")
+    expect(phone.locator("section.prepare")).to_be_visible()
+    check(phone, "game page (the active seat, «Подготовка к войне» open)")
     phone.locator('g.space[data-space="eastern_europe"]').first.dispatch_event("click")
     phone.locator("section.stepper form:has(input[value=play_card]) button[type=submit]").click()
     expect(phone.locator(".flash-success")).to_be_visible()

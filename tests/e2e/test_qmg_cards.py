@@ -13,6 +13,8 @@ from tracker.core import log
 from tracker.models import Game, Piece, PrivateNote
 from tracker.qmg.views import create_game
 
+from .test_accessibility import check
+
 pytestmark = pytest.mark.django_db(transaction=True)
 
 HOST = log.Actor(is_host=True)
@@ -108,6 +110,7 @@ def test_a_card_steps_targets_are_outlined_and_one_tap_on_the_map_makes_the_choi
     assert targets == buttons and "western_europe" in targets and "germany" not in targets \
         and "north_africa" not in targets
     shot(page, "qmg-cards-02-targets-outlined")
+    check(page, "a card step with its targets outlined")
     # tap a target on the map (the phone's first view is on the active country's home)
     space = "balkans"
     page.locator(f'svg.board-svg g.space[data-space="{space}"] .shape').click()

@@ -241,3 +241,13 @@ def test_unknown_rules_levels_are_the_old_rules_not_a_crash():
     assert selectors.rules_of({"rules": 2}) == 2 and selectors.rules_of({"rules": 3}) == 3
     for bad in ({"rules": True}, {"rules": "3"}, {"rules": 99}, {}, None, []):
         assert selectors.rules_of(bad) is None
+
+
+def test_a_malformed_card_id_in_a_stored_command_path_is_refused_not_a_crash():
+    """Found by the stateful fuzz: a list where a card id belongs reached the catalogue as a dict key."""
+    game = create_game("Фазз", list(zip(["Ось", "Союзники"], DEFAULT_SEATING[2])), {})
+    assert CATALOGUE.get(["ger_blitzkrieg"]) is None and CATALOGUE.get(None) is None
+    for command in ({"type": "use_card", "country": "germany", "card_id": [475, -7]},
+                    {"type": "play_card", "card_type": "status", "card_id": {"x": 1}}):
+        result = log.submit(game.pk, game.version, log.Actor(is_host=True), command)
+        assert not result.applied

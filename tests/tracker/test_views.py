@@ -284,3 +284,22 @@ def test_board_variant_contradicting_the_rulebook_is_saved_with_a_warning(client
     r = client.post(reverse("boards"), {"name": "W", "patch": "extends: standard\nadd_edges: [[japan, vladivostok]]\n"},
                     follow=True)
     assert "japan and vladivostok" in r.content.decode()
+
+
+def test_a_whole_error_page_for_an_htmx_tap_reloads_instead_of_nesting(client, game):
+    """A spectator's tap (403 page), a tap after the seat's link was replaced (403 page): htmx is told to reload
+    (``HX-Refresh``) so the phone shows the error page itself, not a page inside the game's box. A move the
+    rules refuse is still a fragment swapped in place."""
+    client.get(reverse("watch", args=[game.spectator_token]))
+    r = post(client, game, "play_card", card_type="build_army", space="eastern_europe")
+    assert r.status_code == 403 and r["HX-Refresh"] == "true"
+    r = post(client, game, "play_card", card_type="build_army", space="eastern_europe", htmx=False)
+    assert r.status_code == 403 and "HX-Refresh" not in r
+    player = as_seat(client.__class__(), game, 1)
+    r = post(player, game, "play_card", card_type="build_army", space="russia")
+    assert r.status_code == 422 and "HX-Refresh" not in r and not r.content.lstrip().lower().startswith(b"<!doctype")
+    seat = game.seats.get(number=1)
+    seat.token = "replaced"
+    seat.save()
+    r = post(player, game, "play_card", card_type="build_army", space="eastern_europe")
+    assert r.status_code in (403, 404) and r["HX-Refresh"] == "true"

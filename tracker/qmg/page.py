@@ -119,9 +119,9 @@ def _cards_context(game, table, board, actor, events, mine, lang, forms, initial
                                     for x in k.statuses]})
     notes, hand_notes = [], {}
     if actor.seat is not None:
-        notes = face_down_notes(game, seat=actor.seat)
-        hand_notes = {n.country: n.text for n in PrivateNote.objects.filter(game=game, seat=actor.seat,
-                                                                            kind=PrivateNote.HAND)}
+        rows = list(PrivateNote.objects.filter(game=game, seat=actor.seat).order_by("id"))  # one query: both kinds
+        notes = face_down_notes(game, rows=rows)
+        hand_notes = {n.country: n.text for n in rows if n.kind == PrivateNote.HAND}
     unseen = discarded_unseen(actor.seat, notes, table, lang)
     asked = {u["country"] for u in unseen}  # until the owner says which went, no reveal from that list
     private_responses = [{"country": n.country, "name": card_name(CATALOGUE.get(n.card_id), lang),
@@ -189,15 +189,18 @@ def _marks(note) -> dict[str, int]:
     return marks
 
 
-def face_down_notes(game, seat=None, country=None) -> list:
+def face_down_notes(game, seat=None, country=None, rows=None) -> list:
     """The seat's (or country's) named face-down responses as the moves in effect leave them: a note whose
-    face-down play was undone is gone, one revealed or discarded by an undone move is face down again."""
-    qs = PrivateNote.objects.filter(game=game, kind=PrivateNote.RESPONSE)
-    if seat is not None:
-        qs = qs.filter(seat=seat)
-    if country is not None:
-        qs = qs.filter(country=country)
-    notes = list(qs.order_by("id"))
+    face-down play was undone is gone, one revealed or discarded by an undone move is face down again.
+    ``rows``: the seat's notes already read (any kind), to spare the query."""
+    if rows is None:
+        qs = PrivateNote.objects.filter(game=game, kind=PrivateNote.RESPONSE)
+        if seat is not None:
+            qs = qs.filter(seat=seat)
+        if country is not None:
+            qs = qs.filter(country=country)
+        rows = qs.order_by("id")
+    notes = [n for n in rows if n.kind == PrivateNote.RESPONSE and (country is None or n.country == country)]
     if not notes:
         return []
     done = set(game.done_moves or [])
