@@ -94,18 +94,26 @@ def _form_status(form) -> int:
     return 200
 
 
-@require_POST
-def note(request, pk):
-    """A seat's private note on its hand: only that seat ever sees it."""
+def _own_seat(request, pk):
+    """(game, seat, None) for a player's own seat, else (game, None, the refusal): private notes are a seat's."""
     game = get_object_or_404(Game, pk=pk, kind=Game.QMG)
     actor, denied = access.actor_or_403(request, game)
     if denied:
-        return denied
+        return game, None, denied
     if actor.seat is None:
-        return HttpResponseForbidden(_("Only a player's own seat keeps private notes."))
-    form = NoteForm(request.POST, countries=actor.seat.countries)
+        return game, None, HttpResponseForbidden(_("Only a player's own seat keeps private notes."))
+    return game, actor.seat, None
+
+
+@require_POST
+def note(request, pk):
+    """A seat's private note on its hand: only that seat ever sees it."""
+    game, seat, denied = _own_seat(request, pk)
+    if denied:
+        return denied
+    form = NoteForm(request.POST, countries=seat.countries)
     if form.is_valid():
-        save_hand_note(game, actor.seat, form.cleaned_data["country"], form.cleaned_data["text"])
+        save_hand_note(game, seat, form.cleaned_data["country"], form.cleaned_data["text"])
         messages.success(request, _("Note saved."))
         return redirect("game", pk=game.pk)
     return HttpResponse(_("Invalid note."), status=400)
@@ -114,17 +122,14 @@ def note(request, pk):
 @require_POST
 def unseen(request, pk):
     """The owner says which of its face-down responses a card discarded unseen (its private list only)."""
-    game = get_object_or_404(Game, pk=pk, kind=Game.QMG)
-    actor, denied = access.actor_or_403(request, game)
+    game, seat, denied = _own_seat(request, pk)
     if denied:
         return denied
-    if actor.seat is None:
-        return HttpResponseForbidden(_("Only a player's own seat keeps private notes."))
-    form = UnseenForm(request.POST, countries=actor.seat.countries)
+    form = UnseenForm(request.POST, countries=seat.countries)
     if not form.is_valid():
         return HttpResponse(_("Invalid note."), status=400)
     d = form.cleaned_data
-    if not page.settle_unseen(game, actor.seat, d["country"], d["card_id"], selectors.table_of(game)):
+    if not page.settle_unseen(game, seat, d["country"], d["card_id"], selectors.table_of(game)):
         return HttpResponse(_("Nothing to correct: your list already matches the table."), status=409)
     messages.success(request, _("Your list of face-down responses is up to date."))
     return redirect("game", pk=game.pk)
