@@ -303,3 +303,8 @@ def test_a_whole_error_page_for_an_htmx_tap_reloads_instead_of_nesting(client, g
     seat.save()
     r = post(player, game, "play_card", card_type="build_army", space="eastern_europe")
     assert r.status_code in (403, 404) and r["HX-Refresh"] == "true"
+    # the reloaded page says why the tap was lost (here: the link no longer opens the game)
+    spectator = client
+    r = post(spectator, game, "play_card", card_type="build_army", space="eastern_europe")
+    page = spectator.get(reverse("game", args=[game.pk])).content.decode()
+    assert "Нажатие не принято" in page

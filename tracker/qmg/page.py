@@ -285,7 +285,7 @@ def _follow_unseen_discards(game, seq: int) -> None:
             continue
         if left == 0 or len({n.card_id for n in named}) == 1:
             for note in named[:len(named) - left]:  # the count alone says which went
-                _mark(note, gone=seq, dropped=None)
+                _mark(note, gone=seq)
         elif not any(_marks(n).get("dropped") in done for n in named):
             for note in named:  # still face down until the owner says which one went
                 _mark(note, active=note.active, dropped=seq)

@@ -129,9 +129,10 @@ def unseen(request, pk):
     if not form.is_valid():
         return HttpResponse(_("Invalid note."), status=400)
     d = form.cleaned_data
-    if not page.settle_unseen(game, seat, d["country"], d["card_id"], selectors.table_of(game)):
-        return HttpResponse(_("Nothing to correct: your list already matches the table."), status=409)
-    messages.success(request, _("Your list of face-down responses is up to date."))
+    if page.settle_unseen(game, seat, d["country"], d["card_id"], selectors.table_of(game)):
+        messages.success(request, _("Your list of face-down responses is up to date."))
+    else:  # a second tap, or another phone of the seat answered first: the page says so
+        messages.info(request, _("Nothing to correct: your list already matches the table."))
     return redirect("game", pk=game.pk)
 
 
