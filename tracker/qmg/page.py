@@ -13,10 +13,9 @@ from gameplay.qmg import compute_supply, victory_step
 from gameplay.qmg.air import air_prompts
 from gameplay.qmg.autoturn import finish_turn
 from gameplay.qmg.table import (
-    CARD_TYPE_NAMES, PHASE_NAMES, draw_count, face_down_refusal, is_face_down_play, piece_names, reminders,
-    turn_context,
+    CARD_TYPE_NAMES, PHASE_NAMES, draw_count, face_down_refusal, is_face_down_play, piece_names, prepare_choices,
+    reminders, turn_context,
 )
-from gameplay.qmg import table as qmg_table
 
 from tracker.core.commands import BadInput, Parsed
 from tracker.core.models import Event, PrivateNote
@@ -162,7 +161,7 @@ def _prepare_context(board, table, mine, lang, own) -> list[dict]:
     the owner picks which, and only its own phone keeps the name."""
     rows = []
     for cid in (c for c in board.turn_order if c in mine):  # in the order the countries play
-        choices = qmg_table.prepare_choices(board, table, cid)
+        choices = prepare_choices(board, table, cid)
         if not choices:
             continue
         statuses = [(c["card_id"], card_name(CATALOGUE.get(c["card_id"]), lang)) for c in choices
