@@ -61,14 +61,21 @@ def test_event_by_name_scores_immediately(client, game6):
     assert game6.qmg.vp_axis == before + 1
 
 
-def test_face_down_response_identity_stays_private(client, game6):
-    # the USSR (seat 4) plays «Сталинград» face down in its turn
-    seats = {n: game6.seats.get(number=n) for n in range(1, 7)}
+def stalingrad_face_down(client, game):
+    """Germany, the UK and Japan pass; the USSR's phone (``client`` from then on) plays «Сталинград» face
+    down. The seats by number."""
+    seats = {n: game.seats.get(number=n) for n in range(1, 7)}
     for n in (1, 2, 3):
         client.get(reverse("join", args=[seats[n].token]))
-        pass_turn(client, game6)
+        pass_turn(client, game)
     client.get(reverse("join", args=[seats[4].token]))
-    assert post(client, game6, "play_card", card="Сталинград", card_type="event").status_code == 200
+    assert post(client, game, "play_card", card="Сталинград", card_type="event").status_code == 200
+    return seats
+
+
+def test_face_down_response_identity_stays_private(client, game6):
+    # the USSR (seat 4) plays «Сталинград» face down in its turn
+    seats = stalingrad_face_down(client, game6)
     game6.refresh_from_db()
     assert game6.country_cards.get(country="soviet_union").responses == 1
     assert PrivateNote.objects.filter(seat=seats[4], card_id="su_stalingrad", active=True).exists()
@@ -96,12 +103,7 @@ def test_face_down_response_identity_stays_private(client, game6):
 
 
 def test_revealing_a_response_discards_it_and_makes_it_public(client, game6):
-    seats = {n: game6.seats.get(number=n) for n in range(1, 7)}
-    for n in (1, 2, 3):
-        client.get(reverse("join", args=[seats[n].token]))
-        pass_turn(client, game6)
-    client.get(reverse("join", args=[seats[4].token]))
-    post(client, game6, "play_card", card="Сталинград", card_type="event")
+    seats = stalingrad_face_down(client, game6)
     axis = client.__class__()  # the opponents answer first (issue 12): Germany passes
     axis.get(reverse("join", args=[seats[1].token]))
     assert post(axis, game6, "pass", country="germany").status_code == 200

@@ -16,7 +16,7 @@ from tracker.qmg.adapter import QmgAdapter
 from tracker.qmg import selectors
 from tracker.qmg.views import create_game
 
-from .test_cards_views import pass_turn
+from .test_cards_views import pass_turn, stalingrad_face_down
 from .test_views import as_host, as_seat, post
 
 pytestmark = pytest.mark.django_db
@@ -66,12 +66,7 @@ def test_other_seats_see_the_step_but_no_buttons(client, game6):
 
 
 def test_an_undone_reveal_is_private_again(client, game6):
-    seats = {n: game6.seats.get(number=n) for n in range(1, 7)}
-    for n in (1, 2, 3):
-        client.get(reverse("join", args=[seats[n].token]))
-        pass_turn(client, game6)
-    client.get(reverse("join", args=[seats[4].token]))
-    post(client, game6, "play_card", card="Сталинград", card_type="event")
+    seats = stalingrad_face_down(client, game6)
     axis = client.__class__()
     axis.get(reverse("join", args=[seats[1].token]))
     assert post(axis, game6, "pass", country="germany").status_code == 200
@@ -101,12 +96,7 @@ def test_an_undone_reveal_is_private_again(client, game6):
 
 
 def test_only_the_owners_phone_reveals_a_response(client, game6):
-    seats = {n: game6.seats.get(number=n) for n in range(1, 7)}
-    for n in (1, 2, 3):
-        client.get(reverse("join", args=[seats[n].token]))
-        pass_turn(client, game6)
-    client.get(reverse("join", args=[seats[4].token]))
-    post(client, game6, "play_card", card="Сталинград", card_type="event")
+    stalingrad_face_down(client, game6)
     host = client.__class__()
     as_host(host, game6)
     assert post(host, game6, "pass", country="germany").status_code == 200

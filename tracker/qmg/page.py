@@ -272,9 +272,11 @@ def _follow_unseen_discards(game, seq: int) -> None:
     unseen (Blue Division, Magic, a card played by another card's text…). Where the count alone says which
     (none left, or every name alike) the notes go, tied to this move; otherwise they are marked as awaiting
     their owner's answer (``discarded_unseen``), tied to this move as well."""
-    notes = face_down_notes(game)
-    if not notes:
-        return
+    rows = list(PrivateNote.objects.filter(game=game, kind=PrivateNote.RESPONSE).order_by("id"))
+    if not rows:
+        return  # the usual case: nothing face down by name, one query and done
+    game.refresh_from_db(fields=["done_moves"])  # the view's copy predates this move
+    notes = face_down_notes(game, rows=rows)
     counts = dict(game.country_cards.values_list("country", "responses"))
     done = set(game.done_moves or [])
     for country in dict.fromkeys(n.country for n in notes):
@@ -448,17 +450,15 @@ def after_submit(game, actor, parsed: Parsed, result) -> None:
     event = result.event
     command = event.command
     country = command.get("country") or event.country
-    game.refresh_from_db(fields=["done_moves", "version"])  # the view's copy predates this move
-    owner = actor.seat if actor.seat and country in actor.seat.countries else \
-        next((s for s in game.seats.all() if country in s.countries), None)
-    if owner is None:
-        pass
-    elif parsed.secret:
-        PrivateNote.objects.create(game=game, seat=owner, country=country, kind=PrivateNote.RESPONSE,
-                                   card_id=parsed.secret, text=f"played:{event.seq}")
-    elif command["type"] == "use_card":
-        note = next((n for n in face_down_notes(game, seat=owner, country=country)
-                     if n.card_id == command.get("card_id")), None)
-        if note:
-            _mark(note, gone=None)  # revealed: no longer face down (an undo of the reveal shows it again)
+    if parsed.secret or command["type"] == "use_card":
+        owner = actor.seat if actor.seat and country in actor.seat.countries else \
+            next((s for s in game.seats.all() if country in s.countries), None)
+        if owner is not None and parsed.secret:
+            PrivateNote.objects.create(game=game, seat=owner, country=country, kind=PrivateNote.RESPONSE,
+                                       card_id=parsed.secret, text=f"played:{event.seq}")
+        elif owner is not None:
+            note = next((n for n in face_down_notes(game, seat=owner, country=country)
+                         if n.card_id == command.get("card_id")), None)
+            if note:
+                _mark(note, gone=None)  # revealed: no longer face down (an undo of the reveal shows it again)
     _follow_unseen_discards(game, event.seq)
