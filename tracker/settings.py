@@ -91,6 +91,7 @@ TEMPLATES = [
 ]
 
 WSGI_APPLICATION = "tracker.wsgi.application"
+ASGI_APPLICATION = "tracker.asgi.application"
 
 DATABASES = {
     "default": dj_database_url.config(
@@ -108,14 +109,38 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 CSRF_FAILURE_VIEW = "tracker.core.errors.csrf_failure"
 
-CACHES = {
-    # per game version: the state and the public fragments shared by every phone (a few entries per
-    # version and language), so room for a club's evening of 200 tables
-    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "OPTIONS": {"MAX_ENTRIES": 20_000}},
-    # per-client counters of tracker.core.limits, shared by every worker process of the server
-    "limits": {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
-               "LOCATION": os.environ.get("LIMITS_CACHE_DIR", str(BASE_DIR / ".cache" / "limits"))},
-}
+def _caches():
+    """Local memory (render cache) and a file cache (the creation budget, shared by the worker processes
+    of one machine) by default; with DJANGO_CACHE_URL (e.g. redis://127.0.0.1:6379/0) both live in
+    Redis, so several servers share one budget and one render cache."""
+    url = os.environ.get("DJANGO_CACHE_URL", "").strip()
+    if url:
+        shared = {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url}
+        return {"default": {**shared, "KEY_PREFIX": "render"}, "limits": {**shared, "KEY_PREFIX": "limits"}}
+    return {
+        # per game version: the state and the fragments shared by every viewer of a role (a few
+        # entries per version and language), so room for a club's evening of 200 tables
+        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "OPTIONS": {"MAX_ENTRIES": 20_000}},
+        "limits": {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+                   "LOCATION": os.environ.get("LIMITS_CACHE_DIR", str(BASE_DIR / ".cache" / "limits"))},
+    }
+
+
+CACHES = _caches()
+
+# The live table (tracker.core.live, tracker.core.stream): which bus tells other processes and servers
+# of a move (auto: PostgreSQL LISTEN/NOTIFY on PostgreSQL, else a per-process watcher of the versions)
+LIVE_BUS = os.environ.get("DJANGO_LIVE_BUS", "auto")
+if LIVE_BUS not in ("auto", "local", "postgres"):
+    raise ValueError("DJANGO_LIVE_BUS must be auto, local or postgres")
+LIVE_WATCH_SECONDS = float(os.environ.get("DJANGO_LIVE_WATCH_SECONDS", "0.1"))
+LIVE_SAFETY_SECONDS = 10.0
+LIVE_HEARTBEAT_SECONDS = 15.0
+LIVE_STREAM_SECONDS = 300.0
+LIVE_RETRY_MS = 1000
+# open streams one client address may hold in one server process (0: no bound)
+LIVE_STREAMS_PER_CLIENT = int(os.environ.get("DJANGO_STREAMS_PER_CLIENT", "24"))
+
 # each client address may create this many games (any kind, imports included) and board variants per
 # this many seconds (tracker.core.limits); DJANGO_CREATION_LIMIT=0 switches the budget off
 CREATION_LIMIT = (int(os.environ.get("DJANGO_CREATION_LIMIT", "10")), 60)

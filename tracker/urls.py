@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from tracker.core import errors, site
+from tracker.core import errors, site, stream
 from tracker.core import views as core
 from tracker.qmg import lookup
 from tracker.qmg import views as qmg
@@ -20,6 +20,7 @@ urlpatterns = [
     # one page, one command endpoint and one undo/redo shape for every game
     path("g/<int:pk>/", core.game, name="game"),
     path("g/<int:pk>/poll/", core.poll, name="poll"),
+    path("g/<int:pk>/stream/", stream.stream, name="stream"),
     path("g/<int:pk>/command/", core.command, name="command"),
     path("g/<int:pk>/undo/", core.undo, name="undo"),
     path("g/<int:pk>/redo/", core.redo, name="redo"),

@@ -7,6 +7,11 @@
  * - An old error goes away as soon as the player changes the form or taps another space.
  * - QMG play form: the card type follows a card typed by name (datalist options carry data-type)
  *   and a tapped space (a sea makes «Build army» «Build navy» and back).
+ * - The live table: the game's stream (server-sent events, htmx's sse extension on #live) says
+ *   "version N"; the page refreshes only when N is newer than what it shows, and never swaps in an
+ *   answer older than what it shows. While the stream is not heard from (no JS stream support, a
+ *   proxy that buffers it, a dropped connection), the 2-second poll runs as before; while it is
+ *   alive, the poll stays quiet.
  * - The new-game form shows only the fields that apply (player names up to the number of players,
  *   the country seats when the rulebook seating is unticked, air forces with Air Marshal).
  */
@@ -129,6 +134,44 @@
         return;
       }
     }
+  });
+
+  // ------------------------------------------------------------------ live table ----
+  var HEALTHY_MS = 40000;  // the server pings every 15 s
+  var live = { source: null, heard: 0 };
+  function streamAlive() {
+    return !!(live.source && live.source.readyState === 1 && Date.now() - live.heard < HEALTHY_MS);
+  }
+  function heard() { live.heard = Date.now(); }
+  document.addEventListener("htmx:sseOpen", function (e) {
+    var source = e.detail && e.detail.source;
+    if (!source || source === live.source) { return; }
+    live.source = source;
+    source.addEventListener("ping", heard);
+    source.addEventListener("version", heard);
+  });
+  document.addEventListener("htmx:sseError", function () { live.heard = 0; });
+  document.addEventListener("htmx:sseClose", function () { live.source = null; });
+
+  function shownVersion() {
+    var game = document.getElementById("game");
+    return game ? parseInt(game.getAttribute("data-version"), 10) || 0 : 0;
+  }
+  document.addEventListener("htmx:beforeRequest", function (e) {
+    var elt = e.detail && e.detail.elt;
+    if (!elt || !elt.matches) { return; }
+    if (elt.matches("#game .poll") && streamAlive()) { e.preventDefault(); return; }  // the stream tells us
+    var cause = e.detail.requestConfig && e.detail.requestConfig.triggeringEvent;
+    if (elt.id === "game" && cause && cause.type === "sse:version") {
+      var announced = parseInt(cause.detail && cause.detail.data, 10);
+      if (!(announced > shownVersion())) { e.preventDefault(); }  // this page shows it already (e.g. our own move)
+    }
+  });
+  document.addEventListener("htmx:beforeSwap", function (e) {
+    var elt = e.detail && e.detail.requestConfig ? e.detail.requestConfig.elt : null;
+    if (!elt || elt.id !== "game" || !e.detail.serverResponse) { return; }  // a tap's answer is always the newest
+    var m = /data-version="(\d+)"/.exec(e.detail.serverResponse);
+    if (m && parseInt(m[1], 10) < shownVersion()) { e.detail.shouldSwap = false; }  // never back to an older state
   });
 
   // ------------------------------------------------------------------ new-game form ----

@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 from pytest_django.live_server_helper import LiveServer
 
+from tests.asgi_server import AsgiServer
+
 # Playwright's sync API runs an event loop in this thread; the tests' own ORM calls are synchronous.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
@@ -71,6 +73,16 @@ def shot():
 def live_server(real_db):
     """pytest-django's live server on a database every request thread connects to on its own."""
     server = LiveServer("localhost:0")
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def asgi_live_server(real_db):
+    """The production ASGI app (uvicorn) with its live streams, on the test's database."""
+    server = AsgiServer().start()
     try:
         yield server
     finally:

@@ -408,7 +408,8 @@ def test_english_reasons(client, game):
 def test_poll_and_live_refresh_markup(client, game):
     seat(client, game, 1)
     html = client.get(game.get_absolute_url()).content.decode()
-    assert 'hx-trigger="game-changed from:body"' in html and reverse("poll", args=[game.pk]) in html
+    assert 'hx-trigger="game-changed from:body, sse:version"' in html and reverse("poll", args=[game.pk]) in html
+    assert f'sse-connect="{reverse("stream", args=[game.pk])}?v=' in html
     game.refresh_from_db()
     assert client.get(reverse("poll", args=[game.pk]), {"v": game.version}).status_code == 204
 

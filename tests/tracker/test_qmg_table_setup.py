@@ -125,8 +125,10 @@ def turn(player, game, answer=None, **play):
         assert r.status_code == 200, (cmd, r.content.decode()[:300])
 
 
-def _japan_with_two_face_down(client):
+def _japan_with_two_face_down(client, on_created=None):
     game = new_game(client, prepare_for_war="on")
+    if on_created is not None:  # e.g. open the pages that watch the game (tests/tracker/test_live.py)
+        on_created(game)
     japan = seat(client, game, 3)
     assert post(japan, game, "prepare", country="japan", card_type="response", card_id="jpn_kamikaze").status_code == 200
     turn(seat(client, game, 1), game)

@@ -26,6 +26,7 @@ from django.db import IntegrityError, transaction
 
 from gameplay.common import Reason, ReplayError
 
+from . import live
 from .models import Event, Game, Seat
 from .registry import adapter_of
 from .selectors import HIDDEN_AGAIN
@@ -181,6 +182,7 @@ def _submit_locked(game: Game, actor: Actor, command: dict) -> Result:
     game.undone_moves = []
     adapter.save(game, state, outcome.state, event=event)
     game.save()
+    live.announce(game)
     return Result(APPLIED, outcome.reason, outcome.notes, event, outcome.data)
 
 
@@ -235,6 +237,7 @@ def _undo_redo(game_id: int, version: int, actor: Actor, kind: str) -> Result:
             game.done_moves = [e.seq for e in done]
             game.undone_moves = [e.seq for e in undone]
             game.save()
+            live.announce(game)
             return Result(APPLIED, Reason(kind, ru, en), (), event)
     except IntegrityError:
         return Result(STALE, STALE_REASON)

@@ -1,7 +1,8 @@
 """python manage.py serve [--bind 0.0.0.0:8000] [--workers N]
 
-Prepares the app (migrations, static files) and replaces itself with gunicorn, a
-production-grade WSGI server, listening on every interface so phones on the LAN can join.
+Prepares the app (migrations, static files) and replaces itself with gunicorn running uvicorn
+workers (ASGI: the game pages' live streams are async views; everything else is Django as before),
+listening on every interface so phones on the LAN can join.
 """
 import os
 import sys
@@ -18,10 +19,9 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--bind", default=os.environ.get("BIND", "0.0.0.0:8000"))
         parser.add_argument("--workers", type=int, default=int(os.environ.get("WEB_WORKERS", "2")))
-        parser.add_argument("--threads", type=int, default=int(os.environ.get("WEB_THREADS", "8")))
         parser.add_argument("--no-prepare", action="store_true", help="skip migrate and collectstatic")
 
-    def handle(self, *args, bind, workers, threads, no_prepare, **options):
+    def handle(self, *args, bind, workers, no_prepare, **options):
         if not no_prepare:
             call_command("migrate", interactive=False, verbosity=1)
             call_command("collectstatic", interactive=False, verbosity=0)
@@ -30,8 +30,8 @@ class Command(BaseCommand):
         for addr in lan_addresses():
             self.stdout.write(f"  phones on this network: http://{addr}:{port}/")
         self.stdout.flush()
-        argv = [sys.executable, "-m", "gunicorn", "tracker.wsgi:application", "--bind", bind,
-                "--workers", str(workers), "--threads", str(threads), "--worker-class", "gthread",
-                "--access-logfile", "-", "--graceful-timeout", "10",
-                "--keep-alive", "10"]  # phones poll every 2 s: keep their connections open
+        argv = [sys.executable, "-m", "gunicorn", "tracker.asgi:application", "--bind", bind,
+                "--workers", str(workers), "--worker-class", "uvicorn_worker.UvicornWorker",
+                "--access-logfile", os.environ.get("WEB_ACCESS_LOG", "-"), "--graceful-timeout", "10",
+                "--keep-alive", "10"]  # phones keep their connections open between taps
         os.execv(sys.executable, argv)
