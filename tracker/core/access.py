@@ -7,7 +7,7 @@ request, so a regenerated token revokes the old link at once.
 from __future__ import annotations
 
 from django.db.models import Exists, OuterRef, Q
-from django.shortcuts import render
+from django.shortcuts import get_object_or_404, render
 
 from .log import Actor
 from .models import Game, Seat
@@ -27,13 +27,14 @@ def grant(request, game: Game, role: str, token: str) -> None:
     request.session[SESSION_KEY] = access
 
 
-def actor_for(request, game: Game) -> Actor | None:
-    """The actor this browser may be for the game, or None when it has no valid link."""
+def actor_for(request, game: Game, seat=False) -> Actor | None:
+    """The actor this browser may be for the game, or None when it has no valid link (``seat``: the
+    browser's seat already read, or None for none)."""
     entry = _entry(request, game)
-    if entry.get("host") and entry["host"] == game.host_token:
+    if seat is False:
         seat = _seat(game, entry.get("seat"))
+    if entry.get("host") and entry["host"] == game.host_token:
         return Actor(is_host=True, seat=seat)
-    seat = _seat(game, entry.get("seat"))
     if seat is not None:
         return Actor(seat=seat)
     if entry.get("watch") and entry["watch"] == game.spectator_token:
@@ -67,9 +68,23 @@ def known_games(request) -> set[int]:
     return {int(k) for k in request.session.get(SESSION_KEY, {})}
 
 
-def actor_or_403(request, game):
+def game_and_actor(request, pk):
+    """(game, actor, None), or (game, None, the 403 page); Http404 for a game that does not exist. A seat's
+    phone is read with its game in one query."""
+    token = request.session.get(SESSION_KEY, {}).get(str(pk), {}).get("seat")
+    if token:
+        seat = Seat.objects.select_related("game").filter(game_id=pk, token=token).first()
+        if seat is not None:
+            actor, denied = actor_or_403(request, seat.game, seat)
+            return seat.game, actor, denied
+    game = get_object_or_404(Game, pk=pk)
+    actor, denied = actor_or_403(request, game, None)
+    return game, actor, denied
+
+
+def actor_or_403(request, game, seat=False):
     """(actor, None), or (None, the 403 page that asks for a link)."""
-    actor = actor_for(request, game)
+    actor = actor_for(request, game, seat)
     if actor is None:
         return None, render(request, "no_access.html", {"game": game}, status=403)
     return actor, None

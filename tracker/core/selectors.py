@@ -1,6 +1,8 @@
 """Reads shared by every game: the newest events and the history list a page shows."""
 from __future__ import annotations
 
+from django.core.cache import cache
+
 from gameplay.common import Reason
 
 from .models import Event, Game
@@ -39,9 +41,20 @@ def history(game: Game, events=None, limit: int = 40) -> list[dict]:
 
 
 def undo_sealed(game: Game, state) -> Reason | None:
-    """Why the Undo button is off although a move is in effect: that move showed hidden information."""
+    """Why the Undo button is off although a move is in effect: that move showed hidden information.
+    The same for every viewer of a game version: asked once per version (the render cache)."""
     if not game.done_moves:
         return None
+    key = f"sealed:{game.pk}:{game.spectator_token}:{game.version}"
+    cached = cache.get(key)
+    if cached is not None:
+        return cached[0]
+    reason = _undo_sealed(game, state)
+    cache.set(key, (reason,), 600)
+    return reason
+
+
+def _undo_sealed(game: Game, state) -> Reason | None:
     top = game.done_moves[-1]
     event = next((e for e in recent_events(game) if e.seq == top), None)
     if event is None:

@@ -43,8 +43,7 @@ def ping(request):
 
 @require_GET
 def game(request, pk):
-    game = get_object_or_404(Game, pk=pk)
-    actor, denied = access.actor_or_403(request, game)
+    game, actor, denied = access.game_and_actor(request, pk)
     if denied:
         return denied
     return render_game(request, game, actor)
@@ -71,8 +70,7 @@ def poll(request, pk):
 
 def _host(request, pk, refusal: str):
     """(game, None) for the host's browser, else (game, the refusal: 403 page or ``refusal``)."""
-    game = get_object_or_404(Game, pk=pk)
-    actor, denied = access.actor_or_403(request, game)
+    game, actor, denied = access.game_and_actor(request, pk)
     if denied:
         return game, denied
     if not actor.is_host:
@@ -82,8 +80,7 @@ def _host(request, pk, refusal: str):
 
 def _writer(request, pk):
     """(game, actor, None) for a browser that may write, else (game, None, the refusal)."""
-    game = get_object_or_404(Game, pk=pk)
-    actor, denied = access.actor_or_403(request, game)
+    game, actor, denied = access.game_and_actor(request, pk)
     if denied:
         return game, None, denied
     if not actor.can_write:

@@ -58,10 +58,16 @@ def context(request, game, actor, table, keep=None) -> dict:
         "waiting_for": "" if active in mine or table.finished else (c.ru, c.en)[i],
         "step_by_step": bool((game.options or {}).get("step_by_step")),
         "finish_form": FinishTurnForm(initial=initial),
-        "play_form": forms.get("play") or PlayCardForm(initial=initial, board=board, country=active),
-        "step_form": forms.get("step") or StepForm(initial={**initial, "country": active if active in mine else None},
-                                                   countries=mine or board.turn_order, board=board),
-        "discard_form": forms.get("discard") or DiscardForm(initial=initial),
+        # forms are built when (and if) the template shows them
+        "play_form": _once(lambda: forms.get("play") or PlayCardForm(initial=initial, board=board, country=active)),
+        "step_form": _once(lambda: forms.get("step") or StepForm(
+            initial={**initial, "country": active if active in mine else None},
+            countries=mine or board.turn_order, board=board)),
+        "discard_form": _once(lambda: forms.get("discard") or DiscardForm(initial=initial)),
+        # what the cached fields of the remove-piece form depend on (a kept form with errors is never cached)
+        "board_key": f"{game.qmg.board_variant_id or 'base'}",
+        "mine_key": ",".join(mine) or "-",
+        "step_initial": f"{active if active in mine else ''}{':kept' + str(game.version) if forms.get('step') else ''}",
         "version_form": VersionForm(initial=initial),
     }
     supply = _once(lambda: compute_supply(board, table.position, turn_context(table)))

@@ -11,6 +11,7 @@ from gameplay.qmg.table import CARD_RULES as ENGINE_CARD_RULES, HAND_SIZE, MAX_D
 from tracker.core.models import Event, Game, GameState
 from tracker.core.registry import Unavailable
 
+from .models import BoardVariant
 from .variants import PatchError, check_patch
 
 
@@ -33,11 +34,21 @@ def rules_level(game: Game) -> int | None:
     cached = getattr(game, "_qmg_rules", False)
     if cached is not False:
         return cached
+    key = (game.pk, game.created_at)  # a game's create event never changes: read once per process
+    if key in _RULES_SEEN:
+        game._qmg_rules = _RULES_SEEN[key]
+        return game._qmg_rules
     create = Event.objects.filter(game=game, kind=Event.CREATE).values_list("command", flat=True).first()
     if create is None:  # being created or imported: today's rules until its log says otherwise
         return CARD_RULES
     game._qmg_rules = rules_of(create)
+    if len(_RULES_SEEN) > 4096:
+        _RULES_SEEN.clear()
+    _RULES_SEEN[key] = game._qmg_rules
     return game._qmg_rules
+
+
+_RULES_SEEN: dict = {}
 
 
 def legacy_rules(game: Game) -> bool:
@@ -46,10 +57,20 @@ def legacy_rules(game: Game) -> bool:
 
 
 def board_of(game: Game) -> Board:
-    qmg = game.qmg
-    if qmg.board_variant_id is None:
+    key = (game.pk, game.created_at)  # a game's board variant is chosen once, at its creation
+    variant_id = _VARIANT_OF.get(key, False)
+    if variant_id is False:
+        variant_id = game.qmg.board_variant_id
+        if len(_VARIANT_OF) > 4096:
+            _VARIANT_OF.clear()
+        _VARIANT_OF[key] = variant_id
+    if variant_id is None:
         return load_board()
-    return _variant_board(qmg.board_variant_id, qmg.board_variant.patch)
+    patch = BoardVariant.objects.filter(pk=variant_id).values_list("patch", flat=True).first()
+    return _variant_board(variant_id, patch or "")
+
+
+_VARIANT_OF: dict = {}
 
 
 @lru_cache(maxsize=32)

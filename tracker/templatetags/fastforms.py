@@ -29,15 +29,32 @@ def _help(field) -> str:
 INPUTS = (forms.TextInput, forms.NumberInput, forms.HiddenInput, forms.EmailInput, forms.URLInput)
 
 
+def _select(field, widget, final: dict) -> str:
+    """A single-choice <select> of flat choices, as Django's template renders it."""
+    value = field.value()
+    chosen = {"" if value is None else str(value)}
+    options = format_html_join("", '<option value="{}"{}>{}</option>',
+                               ((v, mark_safe(" selected") if str(v) in chosen else "", label)
+                                for v, label in widget.choices))
+    return format_html('<select name="{}"{}>{}</select>', field.html_name, _attrs(final), options)
+
+
+def _flat(choices) -> bool:
+    return all(not isinstance(label, (list, tuple)) for _v, label in choices)
+
+
 def widget_html(field, attrs: dict | None = None) -> str:
-    """The field's widget: plain inputs, checkboxes and text areas by format_html (Django renders
-    every widget through a template of its own); any other widget as Django renders it."""
+    """The field's widget: plain inputs, checkboxes, text areas and flat single selects by format_html
+    (Django renders every widget through a template of its own); any other widget as Django renders it."""
     widget = field.field.widget
-    if not isinstance(widget, (*INPUTS, forms.CheckboxInput, forms.Textarea)) or widget.is_localized:
+    plain_select = type(widget) is forms.Select and _flat(widget.choices)
+    if not (isinstance(widget, (*INPUTS, forms.CheckboxInput, forms.Textarea)) or plain_select) or widget.is_localized:
         return field.as_widget(attrs=attrs)
     final = widget.build_attrs(widget.attrs, {**field.build_widget_attrs({}, widget), **(attrs or {})})
     if field.auto_id and "id" not in final:
         final["id"] = field.auto_id
+    if plain_select:
+        return _select(field, widget, final)
     value = field.value()
     if isinstance(widget, forms.Textarea):
         return format_html("<textarea name=\"{}\"{}>\n{}</textarea>", field.html_name, _attrs(final),
