@@ -93,6 +93,9 @@ class Card:
     unknown_spaces: tuple[str, ...] = ()
     confidence: str = ""
     notes: str = ""
+    # the card's printed play condition ("playable only if …"): unmet, the card may not be played (only
+    # discarded unused); a `requires` on one effect only limits that effect
+    play_requires: Mapping[str, Any] | None = None
 
     @property
     def effect_kinds(self) -> tuple[str, ...]:
@@ -203,6 +206,7 @@ def _card_from(raw: Mapping[str, Any]) -> Card:
         unknown_spaces=tuple(raw.get("unknown_spaces") or ()),
         confidence=str(raw.get("confidence") or ""),
         notes=str(raw.get("notes") or ""),
+        play_requires=_freeze(raw["play_requires"]) if isinstance(raw.get("play_requires"), Mapping) else None,
     )
 
 
@@ -298,6 +302,13 @@ def validate(catalogue: Catalogue, space_ids: Iterable[str]) -> list[str]:
                     problems.append(f"{where}: unknown condition kind {cond.get('kind')!r}")
             if effect.kind == "manual" and not effect.get("note"):
                 problems.append(f"{where}: manual effect without a note")
+        if card.play_requires is not None:
+            cond = card.play_requires
+            if cond.get("kind") not in condition_kinds:
+                problems.append(f"{where}: unknown condition kind {cond.get('kind')!r} in play_requires")
+            for space in cond.get("spaces") or ():
+                if space not in spaces:  # judged from the table alone: no placeholder
+                    problems.append(f"{where}: play_requires names {space!r}, not a board space")
 
     counts = Counter((c.country, c.type) for c in catalogue for _ in range(max(c.copies, 0)))
     for country, row in catalogue.composition.items():

@@ -78,19 +78,45 @@ def _where(board, position, team, token, last: dict, fixed: list[str]) -> list[s
     return None  # adjacent_to_own_army / adjacent_to_own_piece: the normal battle/build rule
 
 
-def _substitute(cond, last):
-    """A ``requires`` with the context placeholder @battled_space replaced by the space battled."""
+# the context placeholders a ``requires`` may name (data/cards_1e.yaml ``context_spaces``) and what resolves
+# them: the space just battled (the card answers a battle), or the space of the piece the card protects
+# (resolved per candidate piece when the step's targets are listed)
+PLACEHOLDERS = {"@battled_space": "the space the card's battle trigger battled",
+                "@protected_space": "the space of the piece a protect step chooses"}
+
+
+def _plain(value):
+    """A frozen catalogue value as plain JSON (a step's condition is stored on the table)."""
+    if hasattr(value, "items"):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _substitute(cond, last, protected_space: str | None = None):
+    """A ``requires`` with its context placeholders replaced: @battled_space by the space battled,
+    @protected_space (when given) by the space of the piece the card protects."""
     if not cond:
         return cond
-    spaces = [last.get("battled") if s == "@battled_space" else s for s in cond.get("spaces") or ()]
-    return {**dict(cond), "spaces": [s for s in spaces if s]}
+    found = {"@battled_space": last.get("battled")}
+    if protected_space is not None:
+        found["@protected_space"] = protected_space
+    spaces = [found.get(s, s) if s in found else s for s in cond.get("spaces") or ()]
+    return {**_plain(cond), "spaces": [s for s in spaces if s]}
+
+
+def names_placeholder(cond, placeholder: str) -> bool:
+    return bool(cond) and placeholder in (cond.get("spaces") or ())
 
 
 def compile_card(board: Board, position: Position, card: Card, by: str, last: dict | None = None,
-                 alternatives: bool = True) -> list[dict]:
+                 alternatives: bool = True, per_piece: bool = True) -> list[dict]:
     """The steps ``card``'s effects open for country ``by`` now (``last``: the action the card answers).
     ``alternatives``: a target's own choice of a card's ``alternative`` (Malta Submarines: the discard or its
-    navy); False for a game stored by the card rules before it (level 2): each target's discard, no choice."""
+    navy); False for a game stored by the card rules before it (level 2): each target's discard, no choice.
+    ``per_piece``: a protect step whose condition names the protected piece's space (Destroyers) keeps the
+    condition and judges it per candidate piece; False for card rules ≤3 (the condition was never met)."""
     last = last or {}
     team = board.team_of(by)
     steps = []
@@ -129,7 +155,10 @@ def compile_card(board: Board, position: Position, card: Card, by: str, last: di
                 if e.get("choose_one_of_group"):
                     step["group"] = e["choose_one_of_group"]
                     step["optional"] = True
-            if e.get("requires"):
+            if e.get("requires") and per_piece and kind == "protect" \
+                    and names_placeholder(e["requires"], "@protected_space"):
+                step["requires"] = _substitute(e["requires"], last)  # judged per piece (targets)
+            elif e.get("requires"):
                 cond = _substitute(e["requires"], last)
                 supply = compute_supply(board, position)
                 if not condition_holds(board, position.pieces, cond, by, supply):
@@ -287,9 +316,12 @@ def targets(board: Board, position: Position, step: dict, protected: Iterable[di
     elif kind == "protect":
         kinds = (ARMY, NAVY) if step["piece"] == "any" else (step["piece"],)
         spaces = set(_space_list(board, step))
+        cond = step.get("requires")
         for p in position.pieces:
             if p.country in step["countries"] and p.kind in kinds and p.space in spaces \
-                    and (not step.get("supplied") or supply.supplied(p)):
+                    and (not step.get("supplied") or supply.supplied(p)) \
+                    and (not cond or condition_holds(board, position.pieces, _substitute(cond, {}, p.space),
+                                                     step["by"], supply)):
                 out.append({"action": "protect", "space": p.space, "country": p.country, "kind": p.kind})
     return sorted(out, key=lambda t: (t.get("space", ""), t.get("country", ""), t.get("kind", "")))[:MAX_CANDIDATES]
 

@@ -17,7 +17,7 @@ from .cards import default_catalogue
 from .state import Position, PositionError, validate_position
 from .stepper import QmgStepper
 from .table import (
-    PHASES, CommandError, Cards, Options, Table, face_down_refusal, is_face_down_play, named_statuses, pending_view,
+    CARD_RULES, PHASES, CommandError, Cards, Options, Table, face_down_refusal, is_face_down_play, named_statuses, pending_view,
     step_choices,
 )
 
@@ -25,8 +25,11 @@ MAX_COMMANDS = 500
 MAX_PIECES = 120
 MAX_COUNT = 60
 _TOP_KEYS = {"options", "pieces", "cards", "round", "active", "phase", "vp", "commands"}
+# a rulings-corpus file (gameplay/qmg/rulings/README.md) is a scenario with these keys too; a run ignores them
+RULING_KEYS = {"title", "summary", "cites", "rules_on", "expect_table"}
+COMMAND_RULING_KEYS = {"expect", "why"}  # per command: what the corpus expects of it and the rule it rests on
 _CARD_KEYS = {"deck", "hand", "discard", "hand_ids", "statuses", "responses"}
-_OPTION_KEYS = {"early_victory", "reallocate", "air_marshal", "air_limits", "prepare_for_war"}
+_OPTION_KEYS = {"early_victory", "reallocate", "air_marshal", "air_limits", "prepare_for_war", "card_rules"}
 
 
 def _int(value, where, lo=0, hi=MAX_COUNT) -> int:
@@ -64,7 +67,7 @@ def setup_table(board: Board, data: dict) -> tuple[Table, dict[str, list[str]], 
     """The table a scenario describes, the known hand ids and the face-down responses by id."""
     if not isinstance(data, dict):
         raise PositionError("the scenario must be a JSON object")
-    unknown = set(data) - _TOP_KEYS
+    unknown = set(data) - _TOP_KEYS - RULING_KEYS
     if unknown:
         raise PositionError(f"unknown key(s): {', '.join(sorted(unknown))}")
     raw_opts = _object(data, "options")
@@ -79,7 +82,8 @@ def setup_table(board: Board, data: dict) -> tuple[Table, dict[str, list[str]], 
     options = Options(early_victory=bool(raw_opts.get("early_victory")), reallocate=bool(raw_opts.get("reallocate")),
                       dealt=12 if air else 10, air_marshal=air,
                       air_limits=tuple(sorted((k, _int(v, f"air_limits.{k}", 0, 9)) for k, v in limits.items()))
-                      if air else (), prepare_for_war=bool(raw_opts.get("prepare_for_war")))
+                      if air else (), prepare_for_war=bool(raw_opts.get("prepare_for_war")),
+                      card_rules=_int(raw_opts.get("card_rules", CARD_RULES), "options.card_rules", 2, CARD_RULES))
     pieces = data.get("pieces", [])
     if not isinstance(pieces, list) or len(pieces) > MAX_PIECES:
         raise PositionError(f"'pieces' must be a list of at most {MAX_PIECES} pieces")
@@ -157,7 +161,7 @@ def run_scenario(data: dict, board: Board | None = None, lang: str = "ru") -> di
     for i, raw in enumerate(commands, 1):
         if not isinstance(raw, dict):
             raise PositionError(f"command #{i} must be a JSON object")
-        command = dict(raw)
+        command = {k: v for k, v in raw.items() if k not in COMMAND_RULING_KEYS}
         secret = None
         private_refusal = None
         try:
@@ -181,7 +185,7 @@ def run_scenario(data: dict, board: Board | None = None, lang: str = "ru") -> di
             raise PositionError(f"command #{i}: {exc}") from None
         entry = {"applied": out.ok, "code": out.reason.code, "reason": {"ru": out.reason.ru, "en": out.reason.en}}
         if out.notes:
-            entry["notes"] = [{"ru": n.ru, "en": n.en} for n in out.notes]
+            entry["notes"] = [{"code": n.code, "ru": n.ru, "en": n.en} for n in out.notes]
         if out.ok:
             table = out.state
             played = command.get("card_id")

@@ -17,7 +17,7 @@ from gameplay.common import Outcome, refused
 from . import air, program
 from .board import ALLIES, AXIS, Board
 from .cards import default_catalogue
-from .effects import INSTEAD_OF_PLAY, card_names
+from .effects import INSTEAD_OF_PLAY, card_names, condition_holds, describe_condition
 from .reasons import Reason
 from .rules import (
     ACTION_TYPES, Action, apply_action, compute_supply, home_occupier, immediate_vp, strait_status,
@@ -30,8 +30,10 @@ HAND_SIZE = 7
 MAX_DECK = 80  # the most cards a national deck may be given (Options.decks)
 # the card engine's rules level (Options.card_rules): 2 — the games created before guided to_deck costs,
 # every play_from choice, Malta Submarines' own choice and air defence against a held battle (they replay by
-# those rules exactly); 3 — today's rules
-CARD_RULES = 3
+# those rules exactly); 3 — the games created before issue 22 (a protect condition naming the protected
+# piece's space never met, "when you battle a sea/land space" only right after the last battle, a printed
+# play condition only limiting the effects); 4 — today's rules
+CARD_RULES = 4
 CARD_TYPES = ("build_army", "build_navy", "land_battle", "sea_battle", "status", "response", "event",
               "economic_warfare", "discard_unused", "bombing")  # bombing: Air Marshal only
 BASIC_CARD_ACTION = {"build_army": "build_army", "build_navy": "build_navy",
@@ -75,6 +77,10 @@ class Options:
                    bool(data.get("prepare_for_war", False)),
                    tuple(sorted((str(k), int(v)) for k, v in (data.get("decks") or {}).items())),
                    int(data.get("card_rules", CARD_RULES)))
+
+    def at_least(self, level: int) -> bool:
+        """Is the game played by card rules ``level`` or later (a stored game keeps the level it was created with)?"""
+        return self.card_rules >= level
 
     @property
     def new_card_rules(self) -> bool:
@@ -428,6 +434,10 @@ def _cmd_play_card(board, table, cmd) -> Outcome:
     card = default_catalogue().get(named) if named else None
     if card is not None and not cmd.get("_legacy") and _copies_left(table, card) <= 0:
         return _copies_refusal(card)
+    if card is not None and not cmd.get("_legacy"):
+        problem = play_condition_refusal(board, table, card, country)
+        if problem:
+            return problem
     if card_type == "status":
         ops.append({"op": "cards", "country": country, "hand": cards.hand - 1,
                     "statuses": list(cards.statuses) + [card_id]})
@@ -493,7 +503,8 @@ def _cmd_play_card(board, table, cmd) -> Outcome:
             ops.append({"op": "last", "last": {"by": country, "ew": card.id}})
         after = apply_ops(table, ops)
         more, more_notes = run_pending(board, after, program.compile_card(
-            board, after.position, card, country, after.last, alternatives=table.options.new_card_rules))
+            board, after.position, card, country, after.last, alternatives=table.options.new_card_rules,
+            per_piece=table.options.at_least(4)))
         ops += more
         notes += more_notes
     else:  # an unnamed event is entered by hand, each board action checked (``_unnamed_play``)
@@ -519,6 +530,23 @@ def _check_named(board, country, card_id, card_type) -> Outcome | None:
     if card.type != card_type:
         raise CommandError(f"card {card_id} is a {card.type}, not a {card_type}")
     return None
+
+
+def play_condition_refusal(board, table, card, country) -> Outcome | None:
+    """A card whose printed play condition («можно сыграть, только если…», ``play_requires``) is not met is
+    refused: nothing is discarded and the card stays in hand (it may still be discarded unused). Card rules
+    ≤3: no such check (the condition only limited the card's effects)."""
+    cond = card.play_requires
+    if cond is None or not table.options.at_least(4):
+        return None
+    supply = compute_supply(board, table.position, turn_context(table))
+    if condition_holds(board, table.position.pieces, cond, country, supply):
+        return None
+    need_ru, need_en = describe_condition(board, cond, country)
+    return _refused("play.condition", f"«{card.name_ru}» можно сыграть, только если выполнено условие карты: "
+                    f"{need_ru}; сейчас это не так — карта остаётся на руке (текст карты; {RULE_PLAY_RU}).",
+                    f"“{card.name_en}” may be played only when its condition holds: it {need_en}; it does not "
+                    f"now — the card stays in hand (card text; {RULE_PLAY_EN}).")
 
 
 def _action(board, cmd) -> Action:
@@ -1071,6 +1099,9 @@ def _battle_ops(board, table, verdict, action: Action) -> list[dict]:
     hit = verdict.removes[0] if verdict.removes else None
     last = {"battled": action.space, "domain": "land" if action.type == "land_battle" else "sea",
             "by": action.country, "hit": hit.to_dict() if hit else None}
+    if table.options.at_least(4):  # every battle of this turn's card and its follow-ups (``battle_context``)
+        last["battles"] = [*((table.last or {}).get("battles") or ()),
+                           {"space": action.space, "domain": last["domain"], "by": action.country}][-MAX_BATTLES:]
     if hit is not None and (_answerable(board, table, board.team_of(hit.country)) or _protects_now(board, table, hit)):
         ops.append({"op": "hold", "hold": {"piece": hit.to_dict(), "by": action.country}})
         ops.append({"op": "window", "team": board.team_of(hit.country), "passes": 0})
@@ -1524,7 +1555,8 @@ def play_from_choices(board: Board, table: Table, step: dict) -> list[dict]:
                 offer(t, response_ids=ids)
         else:
             for card in cat.by_type(t, by):
-                if card.id != step["card"] and _may_take(table, card, pile):
+                if card.id != step["card"] and _may_take(table, card, pile) \
+                        and play_condition_refusal(board, table, card, by) is None:
                     offer(t, card.id)
     return out[:program.MAX_CANDIDATES]
 
@@ -1583,6 +1615,10 @@ def _play_from(board, table, index: int, cmd) -> Outcome:
         return _refused("play_from.itself", f"«{ru}» не может сыграть саму себя: по её тексту играют другую карту "
                         f"({PLAY_FROM_RULE[0]}).", f"“{en}” cannot play itself: its text plays another card "
                         f"({PLAY_FROM_RULE[1]}).")
+    if card is not None:  # a card played through another card's text keeps its own play condition
+        problem = play_condition_refusal(board, table, card, by)
+        if problem:
+            return problem
     pile = PILES[step.get("source", "hand")]
     # a card taken back from the discard pile is one of its copies already gone there
     from_discard = card is not None and pile == "discard" and card.id in table.gone
@@ -1630,7 +1666,8 @@ def _play_from(board, table, index: int, cmd) -> Outcome:
         follow.append({"card": card.id, "kind": kind, "by": by, "spaces": None, "optional": True, "left": 1, **extra})
     elif card_type in ("event", "economic_warfare"):
         follow = program.compile_card(board, after.position, card, by, after.last,
-                                      alternatives=table.options.new_card_rules)
+                                      alternatives=table.options.new_card_rules,
+                                      per_piece=table.options.at_least(4))
     rest = follow + list(table.pending[index + 1:])  # "may" steps before it are passed over
     more, notes = run_pending(board, after, rest)
     c_ru, c_en = (card.name_ru, card.name_en) if card_type != "response" else CARD_TYPE_NAMES["response"]
@@ -1893,7 +1930,30 @@ _TRIGGERS = {
 }
 
 
+MAX_BATTLES = 20  # battles of one turn remembered (a card chain fights a handful)
+_BATTLE_TIMINGS = {"when_you_battle_land": "land", "when_you_play_land_battle": "land", "when_you_battle_sea": "sea"}
+
+
+def battle_context(table, card, country) -> dict | None:
+    """What a card used "when you battle a land (sea) space" answers: the last battle of that kind that
+    ``country`` fought this turn — by its played card or any card that followed from it (card rules 4: a
+    response such as «Транспортировка на эсминцах» may still answer the sea battle after «Внезапная атака»'s
+    land battle, as the rulebook's example 2 does). None: no such battle (or card rules ≤3, or not such a card)."""
+    domain = _BATTLE_TIMINGS.get(card.timing)
+    if domain is None or not table.options.at_least(4):
+        return None
+    last = table.last or {}
+    battles = last.get("battles") or ([{"space": last["battled"], "domain": last.get("domain"), "by": last.get("by")}]
+                                      if last.get("battled") else [])
+    for b in reversed(battles):
+        if b.get("by") == country and b.get("domain") == domain:
+            return {**last, "battled": b["space"], "domain": domain, "by": country}
+    return None
+
+
 def _trigger_happened(board, table, card, country) -> bool:
+    if card.timing in _BATTLE_TIMINGS and table.options.at_least(4):
+        return battle_context(table, card, country) is not None
     last = table.last or {}
     team = board.team_of(country)
     placed = last.get("placed") or {}
@@ -2044,8 +2104,9 @@ def _cmd_use_card(board, table, cmd) -> Outcome:
         if hit.get("vp"):
             ops.append({"op": "vp", "team": board.team_of(country), "n": hit["vp"]})
     after = apply_ops(table, ops)
-    steps = program.compile_card(board, after.position, card, country, table.last,
-                                 alternatives=table.options.new_card_rules)
+    steps = program.compile_card(board, after.position, card, country,
+                                 battle_context(table, card, country) or table.last,
+                                 alternatives=table.options.new_card_rules, per_piece=table.options.at_least(4))
     notes: list[Reason] = []
     held = table.hold
     if held is not None:

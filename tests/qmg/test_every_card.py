@@ -9,6 +9,8 @@ import pytest
 
 from gameplay.qmg import Action, check_action
 from gameplay.qmg.cards import default_catalogue
+from gameplay.qmg.effects import condition_holds
+from gameplay.qmg.state import Piece
 from gameplay.qmg.program import coverage
 from gameplay.qmg.scenario import run_scenario, setup_table
 
@@ -26,9 +28,27 @@ PIECES = [{"country": c, "kind": "army", "space": BOARD.countries[c].home} for c
 ]
 
 
-def scenario(country, commands, **cards):
-    return run_scenario({"pieces": PIECES, "active": country, "commands": commands,
+def scenario(country, commands, pieces=None, **cards):
+    return run_scenario({"pieces": pieces or PIECES, "active": country, "commands": commands,
                          "cards": {country: {"deck": 20, **cards}}})
+
+
+def meeting(card):
+    """PIECES plus one piece that meets the card's printed play condition (issue 22), for its legal use."""
+    cond = card.play_requires
+    if cond is None:
+        return PIECES
+    taken = {p["space"] for p in PIECES}
+    owner = cond["country"]
+    for kind in ("army", "navy"):
+        for space in sorted(BOARD.spaces):
+            if space in taken or BOARD.spaces[space].is_land != (kind == "army"):
+                continue
+            extra = {"country": owner, "kind": kind, "space": space}
+            pieces = [Piece(**p) for p in PIECES + [extra]]
+            if condition_holds(BOARD, pieces, cond, card.country):
+                return PIECES + [extra]
+    raise AssertionError(f"no piece meets {card.id}'s play condition")
 
 
 def first_legal_space(card):
@@ -45,7 +65,8 @@ def test_legal_use(card_id):
     cmd = {"type": "play_card", "card_type": card.type, "card_id": card_id}
     if card.type in BASIC:
         cmd["space"] = first_legal_space(card)
-    out = scenario(card.country, [cmd])
+    pieces = meeting(card)
+    out = scenario(card.country, [cmd], pieces)
     first = out["commands"][0]
     assert first["applied"], (card_id, first["reason"]["en"])
     state = out["state"]
@@ -58,10 +79,10 @@ def test_legal_use(card_id):
         assert k["hand"] == 6 and k["discard"] >= 4
     # the steps the card opened: take the first choice offered, or skip a "may" step
     if out["choices"]:
-        more = scenario(card.country, [cmd, out["choices"][0]])
+        more = scenario(card.country, [cmd, out["choices"][0]], pieces)
         assert more["commands"][1]["applied"], (card_id, more["commands"][1]["reason"]["en"])
     elif state["pending"]:
-        more = scenario(card.country, [cmd, {"type": "skip"}])
+        more = scenario(card.country, [cmd, {"type": "skip"}], pieces)
         assert more["commands"][1]["applied"], (card_id, more["commands"][1]["reason"]["en"])
 
 
@@ -80,6 +101,12 @@ def test_illegal_use(card_id):
     elif card.type == "response":
         out = scenario(card.country, [{"type": "use_card", "card_id": card_id}])
         assert out["commands"][0]["code"] == "use.not_face_down"
+    elif card.play_requires is not None:
+        # its printed play condition unmet (issue 22): refused, nothing discarded, the card stays in hand
+        out = scenario(card.country, [{"type": "play_card", "card_type": card.type, "card_id": card_id}])
+        assert out["commands"][0]["code"] == "play.condition"
+        k = out["state"]["cards"][card.country]
+        assert (k["hand"], k["discard"]) == (7, 3) and out["state"]["played"] is None
     else:
         # a step the card does not allow: an army at sea is never on any card, and a free build is not either
         out = scenario(card.country, [{"type": "play_card", "card_type": card.type, "card_id": card_id},
