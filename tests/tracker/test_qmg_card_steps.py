@@ -210,6 +210,7 @@ def test_a_game_created_before_the_card_engine_keeps_its_rules(game6):
     create = game6.events.get(kind=Event.CREATE)
     create.command = {k: v for k, v in create.command.items() if k != "rules"}  # as written before issue 12
     create.save(update_fields=["command"])
+    selectors._RULES_SEEN.clear()  # a log is never rewritten: a process reads a game's rules once (as after a restart)
     old = Game.objects.get(pk=game6.pk)
     assert QmgAdapter().legacy(old) and QmgAdapter().stepper(old).legacy
 

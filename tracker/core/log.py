@@ -26,7 +26,7 @@ from django.db import IntegrityError, transaction
 
 from gameplay.common import Reason, ReplayError
 
-from . import live
+from . import live, statecache
 from .models import Event, Game, Seat
 from .registry import adapter_of
 from .selectors import HIDDEN_AGAIN
@@ -156,7 +156,7 @@ def _commutes(game: Game, version: int, command: dict) -> bool:
 def _submit_locked(game: Game, actor: Actor, command: dict) -> Result:
     adapter = adapter_of(game)
     stepper = adapter.stepper(game)
-    state = adapter.load(game)
+    state = statecache.load(game, adapter)  # the state at the locked version
     try:
         side = stepper.acting_side(state, command)
         allowed = actor.allowed(adapter.roles(game))
@@ -182,6 +182,7 @@ def _submit_locked(game: Game, actor: Actor, command: dict) -> Result:
     game.undone_moves = []
     adapter.save(game, state, outcome.state, event=event)
     game.save()
+    statecache.remember(game, outcome.state)
     live.announce(game)
     return Result(APPLIED, outcome.reason, outcome.notes, event, outcome.data)
 
@@ -216,7 +217,7 @@ def _undo_redo(game_id: int, version: int, actor: Actor, kind: str) -> Result:
                 ru, en = f"{word_ru}: {HIDDEN_AGAIN[0]}", f"{word_en}: {HIDDEN_AGAIN[1]}"
             else:
                 ru, en = f"{word_ru}: {target.summary_ru}", f"{word_en}: {target.summary_en}"
-            old = adapter.load(game)
+            old = statecache.load(game, adapter)
             sealed = adapter.sealed(target.command, old) if kind == Event.UNDO else None
             if sealed is not None:
                 return Result(REFUSED, sealed)
@@ -237,6 +238,7 @@ def _undo_redo(game_id: int, version: int, actor: Actor, kind: str) -> Result:
             game.done_moves = [e.seq for e in done]
             game.undone_moves = [e.seq for e in undone]
             game.save()
+            statecache.remember(game, new)
             live.announce(game)
             return Result(APPLIED, Reason(kind, ru, en), (), event)
     except IntegrityError:

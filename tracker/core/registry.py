@@ -25,6 +25,9 @@ class GameAdapter:
 
     kind: str = ""
     partial_template: str = ""  # the game's part of the page (it extends core/_shell.html)
+    # the partial marks what depends on the viewer with {% slot %} (tracker.templatetags.slots): the rest is
+    # rendered once per game version and language and shared by every viewer (tracker.core.responses)
+    render_once: bool = False
 
     # --- the engine ---------------------------------------------------------------------------
     def stepper(self, game: Game) -> Stepper:

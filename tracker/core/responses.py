@@ -6,11 +6,14 @@ success redirects (post/redirect/get) and a failure shows the whole page with it
 """
 from __future__ import annotations
 
-import pickle
+import re
 
 from django.contrib import messages
 from django.core.cache import cache
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.template.context import make_context
+from django.template.loader import get_template
 from django.urls import reverse
 from django.utils.translation import gettext as _, ngettext
 
@@ -18,7 +21,9 @@ from gameplay.common import text
 
 from tracker.language import lang as current_lang
 
-from . import log
+from tracker.templatetags.slots import SlotNode
+
+from . import log, statecache
 from .registry import adapter_of
 from .selectors import history, recent_events, undo_sealed
 
@@ -45,38 +50,85 @@ def shell_context(game, actor) -> dict:
             "undo_url": reverse("undo", args=[game.pk]), "redo_url": reverse("redo", args=[game.pk])}
 
 
-def render_game(request, game, actor, *, status: int = 200, keep=None, flash: dict | None = None,
-                extra: dict | None = None):
-    """The game page (or, for htmx, its partial) for this viewer."""
-    adapter = adapter_of(game)
+def _context(request, game, actor, adapter, state, keep=None, flash=None, extra=None) -> dict:
     context = shell_context(game, actor)
-    state = _state(request, game, adapter)
     context["undo_sealed"] = text(undo_sealed(game, state), context["lang"])
     context.update(adapter.context(request, game, actor, state, keep))
     context.update(extra or {})
     context["flash"] = flash
     context["partial"] = adapter.partial_template
+    return context
+
+
+def render_game(request, game, actor, *, status: int = 200, keep=None, flash: dict | None = None,
+                extra: dict | None = None):
+    """The game page (or, for htmx, its partial) for this viewer."""
+    adapter = adapter_of(game)
+    state = _state(request, game, adapter)
+    if request.htmx and adapter.render_once and not extra:
+        return _render_once(request, game, actor, adapter, state, status, keep, flash)
+    context = _context(request, game, actor, adapter, state, keep, flash, extra)
     if not request.htmx and request.session.get("last_game") != game.pk:
         request.session["last_game"] = game.pk  # the rule pages link back to it (tracker.qmg.lookup)
     template = adapter.partial_template if request.htmx else "core/page.html"
     return render(request, template, context, status=status)
 
 
+# ------------------------------------------------------------------------------------------
+# Render once per version: the skeleton every viewer shares, and this viewer's slots
+# ------------------------------------------------------------------------------------------
+
+SLOT_SPLIT = re.compile(r"<!--slot:(\w+)-->")
+SPECTATOR = log.Actor()
+
+
+def _render_once(request, game, actor, adapter, state, status, keep, flash):
+    """The partial as the skeleton of this game version (rendered for a spectator once per version and
+    language, from the render cache) with this viewer's slots rendered into it
+    (``tracker.templatetags.slots``). Nothing private can enter the skeleton: it is rendered from a
+    spectator's context, and every block that depends on the viewer is a slot."""
+    template = get_template(adapter.partial_template)
+    parts = _skeleton(request, game, adapter, template, state)
+    context = make_context(_context(request, game, actor, adapter, state, keep, flash), request)
+    slots = _slots(template)
+    out = []
+    with context.bind_template(template.template):
+        for i, part in enumerate(parts):
+            out.append(slots[part].nodelist.render(context) if i % 2 else part)
+    return HttpResponse("".join(out), status=status)
+
+
+def _skeleton(request, game, adapter, template, state) -> list[str]:
+    """The skeleton split at its slots: [text, slot name, text, …]."""
+    key = f"skeleton:{game.kind}:{game.pk}:{game.spectator_token}:{game.version}:{current_lang()}"
+    parts = cache.get(key)
+    if parts is None:
+        context = _context(request, game, SPECTATOR, adapter, state)
+        context["skeleton"] = True
+        parts = SLOT_SPLIT.split(template.render(context))  # no request: no CSRF token can enter it
+        cache.set(key, parts, 600)
+    return parts
+
+
+_SLOTS: dict = {}
+
+
+def _slots(template) -> dict[str, SlotNode]:
+    """The slots of a partial and of the shell it extends, by name (collected once per template)."""
+    engine_template = template.template
+    found = _SLOTS.get(id(engine_template))
+    if found is None or found[0] is not engine_template:
+        nodes = list(engine_template.nodelist.get_nodes_by_type(SlotNode))
+        nodes += get_template("core/_shell.html").template.nodelist.get_nodes_by_type(SlotNode)
+        found = (engine_template, {n.name: n for n in nodes})
+        _SLOTS[id(engine_template)] = found
+    return found[1]
+
+
 def _state(request, game, adapter):
-    """The game's state for a page. After every move six phones refresh at the same version: an htmx
-    refresh (a GET) reads the state the first of them loaded, from the default cache, keyed by the
-    game and its version (every write bumps the version, so a cached state is never stale)."""
-    if not (request.htmx and request.method == "GET"):
-        return adapter.load(game)
-    key = f"state:{game.kind}:{game.pk}:{game.spectator_token}:{game.version}"
-    state = cache.get(key)
-    if state is None:
-        state = adapter.load(game)
-        try:
-            cache.set(key, state, 120)
-        except (TypeError, AttributeError, pickle.PicklingError):  # a state that cannot be kept: read each time
-            pass
-    return state
+    """The game's state for a page: six phones refresh at the same version after every move, and the
+    write that made the version already kept its state (``tracker.core.statecache``)."""
+    return statecache.load(game, adapter)
 
 
 def answer(request, game, actor, level: int, text: str, *, notes=(), status: int = 200, keep=None,

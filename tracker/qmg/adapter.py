@@ -28,6 +28,7 @@ CATALOGUE = default_catalogue()
 class QmgAdapter(GameAdapter):
     kind = Game.QMG
     partial_template = "qmg/_game.html"
+    render_once = True
 
     def stepper(self, game: Game) -> QmgStepper:
         return QmgStepper(selectors.board_of(game), selectors.options_of(game), legacy=self.legacy(game))

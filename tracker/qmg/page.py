@@ -2,6 +2,7 @@
 become commands. The shared shell, the answer and the write path are the core's."""
 from __future__ import annotations
 
+import hashlib
 from collections import Counter
 from dataclasses import replace
 
@@ -65,8 +66,10 @@ def context(request, game, actor, table, keep=None) -> dict:
             countries=mine or board.turn_order, board=board)),
         "discard_form": _once(lambda: forms.get("discard") or DiscardForm(initial=initial)),
         # what the cached fields of the remove-piece form depend on (a kept form with errors is never cached)
-        "board_key": f"{game.qmg.board_variant_id or 'base'}",
+        "board_key": f"{selectors.variant_id_of(game) or 'base'}",
         "mine_key": ",".join(mine) or "-",
+        "form_kept": bool(forms),
+        "form_key": ("kept%s:" % game.version if forms else "") + (",".join(mine) or "-"),
         "step_initial": f"{active if active in mine else ''}{':kept' + str(game.version) if forms.get('step') else ''}",
         "version_form": VersionForm(initial=initial),
     }
@@ -140,6 +143,9 @@ def _cards_context(game, table, board, actor, events, mine, lang, forms, initial
         return sorted(set(names))
     my_team_countries = [c for c in mine if board.countries[c].team == table.window] if table.window else []
     return {
+        # what the cached fields of this seat's forms depend on (tracker.templatetags: {% cache %} keys)
+        "window_key": ",".join(my_team_countries) or "-",
+        "notes_key": hashlib.sha256(repr(sorted(hand_notes.items())).encode()).hexdigest(),
         # what a template shows only in some states is computed when (and if) it is shown
         "public_cards": public,
         "deck_cards": _once(lambda: [(card_name(c, lang), c.type) for c in CATALOGUE.by_country(active)]),
@@ -147,7 +153,7 @@ def _cards_context(game, table, board, actor, events, mine, lang, forms, initial
         "private_responses": private_responses,
         "discarded_unseen": unseen,
         "hand_notes": hand_notes,
-        "played_card": _played_card(table, board, events, lang),  # events: computed on first use
+        "played_card": _once(lambda: _played_card(table, board, events, lang)),  # only on the active phone
         "window_team": team_names.get(table.window, ""),
         "window_mine": bool(my_team_countries),
         "use_form": _once(lambda: forms.get("use") or UseCardForm(

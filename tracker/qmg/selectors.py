@@ -57,14 +57,20 @@ def legacy_rules(game: Game) -> bool:
     return rules_level(game) is None
 
 
-def board_of(game: Game) -> Board:
-    key = (game.pk, game.created_at)  # a game's board variant is chosen once, at its creation
+def variant_id_of(game: Game) -> int | None:
+    """The game's board variant (None: the printed board), read once per process: it is chosen at creation."""
+    key = (game.pk, game.created_at)
     variant_id = _VARIANT_OF.get(key, False)
     if variant_id is False:
         variant_id = game.qmg.board_variant_id
         if len(_VARIANT_OF) > 4096:
             _VARIANT_OF.clear()
         _VARIANT_OF[key] = variant_id
+    return variant_id
+
+
+def board_of(game: Game) -> Board:
+    variant_id = variant_id_of(game)
     if variant_id is None:
         return load_board()
     patch = BoardVariant.objects.filter(pk=variant_id).values_list("patch", flat=True).first()

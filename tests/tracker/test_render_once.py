@@ -1,0 +1,120 @@
+"""Render once per version (issue 21): a QMG page is the skeleton every viewer of a game version shares
+(rendered for a spectator, once per version and language) with the viewer's own slots rendered into it.
+Every viewer's page is exactly what the plain render gives, the skeleton holds nothing private (no
+CSRF token, no face-down card), and six phones refreshing one version render the skeleton once."""
+import re
+
+import pytest
+from django.core.cache import cache
+from django.test import Client
+from django.urls import reverse
+
+from gameplay.qmg.cards import default_catalogue
+from tracker.core import responses
+from tracker.qmg.adapter import QmgAdapter
+
+from .test_cards_views import game6, pass_turn  # noqa: F401 - fixture
+from .test_qmg_table_setup import _japan_with_two_face_down, seat
+from .test_views import HTMX, post
+
+pytestmark = pytest.mark.django_db
+CATALOGUE = default_catalogue()
+TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="[^"]+"')
+
+
+def viewers(game):
+    host = Client()
+    host.get(reverse("host_link", args=[game.host_token]))
+    watcher = Client()
+    watcher.get(reverse("watch", args=[game.spectator_token]))
+    return {"host": host, "spectator": watcher,
+            **{f"seat {n}": seat(Client(), game, n) for n in range(1, game.seats.count() + 1)}}
+
+
+def pages(game, clients, monkeypatch, once: bool) -> dict:
+    monkeypatch.setattr(QmgAdapter, "render_once", once)
+    cache.clear()
+    out = {}
+    for name, c in clients.items():
+        r = c.get(reverse("game", args=[game.pk]), **HTMX)
+        assert r.status_code == 200
+        out[name] = TOKEN.sub("TOKEN", r.content.decode())  # every response has its own masked token
+    return out
+
+
+def assert_same_pages(game, monkeypatch):
+    clients = viewers(game)
+    plain = pages(game, clients, monkeypatch, once=False)
+    slotted = pages(game, clients, monkeypatch, once=True)
+    for name in plain:
+        assert slotted[name] == plain[name], name
+    return slotted
+
+
+def test_every_viewer_sees_exactly_the_plain_page_in_a_plain_turn(game6, monkeypatch):  # noqa: F811
+    assert_same_pages(game6, monkeypatch)
+    germany = seat(Client(), game6, 1)
+    assert post(germany, game6, "play_card", card_type="build_army", space="eastern_europe").status_code == 200
+    assert_same_pages(game6, monkeypatch)
+    assert post(germany, game6, "end_play").status_code == 200
+    assert_same_pages(game6, monkeypatch)
+
+
+def test_face_down_cards_a_card_step_and_an_answer_window_render_the_same(client, monkeypatch):
+    game, japan = _japan_with_two_face_down(client)
+    assert_same_pages(game, monkeypatch)
+    us = seat(Client(), game, 6)
+    assert post(us, game, "play_card", card="Мэджик", card_type="event").status_code == 200
+    assert_same_pages(game, monkeypatch)  # the card step open on the US phone
+    assert post(us, game, "card_step", country="united_states", action="discard_response",
+                target_country="japan").status_code == 200
+    pages_now = assert_same_pages(game, monkeypatch)  # Japan is asked which card went, on its phone only
+    assert "не глядя — какой именно?" in pages_now["seat 3"]
+    assert "не глядя — какой именно?" not in pages_now["spectator"]
+
+
+def test_the_skeleton_holds_no_token_and_no_face_down_card(client, monkeypatch):
+    game, japan = _japan_with_two_face_down(client)
+    monkeypatch.setattr(QmgAdapter, "render_once", True)
+    cache.clear()
+    japan.get(reverse("game", args=[game.pk]), **HTMX)  # the owner's phone renders the skeleton first
+    game.refresh_from_db()
+    keys = [k for k in cache._cache if "skeleton:" in k]  # the local-memory render cache of the tests
+    assert len(keys) == 1
+    skeleton = "".join(cache.get(keys[0].split(":", 2)[2]) or [])
+    assert skeleton and "csrfmiddlewaretoken" not in skeleton
+    for cid in ("jpn_kamikaze", "jpn_truk"):
+        card = CATALOGUE[cid]
+        assert card.name_ru not in skeleton and card.name_en not in skeleton
+    page = japan.get(reverse("game", args=[game.pk]), **HTMX).content.decode()
+    assert CATALOGUE["jpn_kamikaze"].name_ru in page  # its owner still sees it, in its own slot
+
+
+def test_six_phones_of_one_version_render_the_skeleton_once(game6, monkeypatch):  # noqa: F811
+    clients = viewers(game6)
+    spectator_contexts = []
+    real = responses._context
+
+    def counting(request, game, actor, *args, **kwargs):
+        if actor is responses.SPECTATOR:
+            spectator_contexts.append(game.version)
+        return real(request, game, actor, *args, **kwargs)
+
+    monkeypatch.setattr(responses, "_context", counting)
+    cache.clear()
+    for c in clients.values():
+        assert c.get(reverse("game", args=[game6.pk]), **HTMX).status_code == 200
+    assert len(spectator_contexts) == 1
+    germany = clients["seat 1"]
+    assert post(germany, game6, "play_card", card_type="build_army", space="eastern_europe").status_code == 200
+    for c in clients.values():
+        c.get(reverse("game", args=[game6.pk]), **HTMX)
+    assert len(spectator_contexts) == 2  # the mover's answer rendered the new version's skeleton
+
+
+def test_a_full_page_and_an_answer_with_a_message_are_unchanged(game6, monkeypatch):  # noqa: F811
+    germany = seat(Client(), game6, 1)
+    r = post(germany, game6, "play_card", card_type="build_army", space="nowhere")
+    assert r.status_code in (400, 422) and 'class="flash' in r.content.decode()
+    full = germany.get(reverse("game", args=[game6.pk]))
+    assert full.status_code == 200 and "<!--slot:" not in full.content.decode()
