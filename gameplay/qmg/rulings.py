@@ -31,6 +31,7 @@ MAX_DEPTH = 8  # sub-directory levels walked
 MAX_TEXT = 2000  # characters of one title, summary, citation or "why"
 MAX_CITES = 20
 MAX_FACTS = 200  # pieces named in expect_table's present/absent, open steps expected, notes expected
+MAX_ANSWERS = 10  # answers of the commands naming a card, kept per file for the rules lookup
 
 _EXPECT_KEYS = {"ok", "code", "notes", "open", "says"}
 # expect_table: present/absent/open are special; the other keys are compared with the final table
@@ -277,22 +278,43 @@ def check_dir(path: str | Path = CORPUS_DIR, board: Board | None = None) -> list
     return [check_file(f, board) for f in scenario_files(path)]
 
 
+def _answers(doc: dict, card_id: str) -> list[bool]:
+    """The expected answer (True: applied, False: refused) of each command naming ``card_id``, in order."""
+    return [cmd["expect"]["ok"] for cmd in doc.get("commands") or [] if cmd.get("card_id") == card_id][:MAX_ANSWERS]
+
+
+def _file_rulings(path: Path) -> list[tuple[str, dict]]:
+    """One built-in file as the rules lookup shows it: (card id, entry) for each card it rules on; none when
+    the file is not a well-formed ruling (``--check`` reports it, the lookup leaves it out)."""
+    try:
+        doc = read_json(path)
+        validate_ruling(doc)
+    except (PositionError, OSError, ValueError):
+        return []
+    base = {"file": path.relative_to(CORPUS_DIR).as_posix(), "title": doc["title"], "summary": doc["summary"],
+            "cites": doc["cites"]}
+    return [(cid, {**base, "answers": _answers(doc, cid)}) for cid in dict.fromkeys(doc.get("rules_on") or [])]
+
+
 @lru_cache(maxsize=1)
-def _corpus_index() -> tuple[tuple[str, str, dict, dict], ...]:
-    out = []
-    for f in scenario_files(CORPUS_DIR):
-        try:
-            doc = read_json(f)
-        except PositionError:
-            continue
-        if not isinstance(doc, dict):
-            continue
-        for cid in doc.get("rules_on") or []:
-            out.append((cid, f.relative_to(CORPUS_DIR).as_posix(), doc.get("title"), doc.get("summary")))
-    return tuple(out)
+def _corpus_index() -> dict[str, tuple[dict, ...]]:
+    """card id -> the entries of the built-in files that rule on it, sorted by file. Read once per process:
+    the corpus ships with the code. A corpus over ``scenario_files``' bounds gives an empty index."""
+    try:
+        files = scenario_files(CORPUS_DIR)
+    except PositionError:
+        return {}
+    out: dict[str, list[dict]] = {}
+    for f in files:
+        for cid, entry in _file_rulings(f):
+            out.setdefault(cid, []).append(entry)
+    return {cid: tuple(entries) for cid, entries in out.items()}
 
 
 def rulings_for(card_id: str) -> list[dict]:
-    """The built-in scenarios that rule on ``card_id``: ``[{"file", "title": {ru, en}, "summary": {ru, en}}]``,
-    sorted by file (what the rules lookup shows on the card's page)."""
-    return [{"file": f, "title": t, "summary": s} for cid, f, t, s in _corpus_index() if cid == card_id]
+    """The built-in scenarios that rule on ``card_id``, sorted by file (what the rules lookup shows on the
+    card's page): ``[{"file", "title": {ru, en}, "summary": {ru, en}, "cites": [{source, ru, en}, …],
+    "answers": [bool, …]}]``; ``answers``: the expected answer (True: applied, False: refused) of each of the
+    file's commands that names the card (its play, use or play_from), in order — empty when none does."""
+    return [{**e, "title": dict(e["title"]), "summary": dict(e["summary"]), "cites": [dict(c) for c in e["cites"]],
+             "answers": list(e["answers"])} for e in _corpus_index().get(card_id, ())]

@@ -8,6 +8,7 @@ from django.views.decorators.http import require_GET
 
 from gameplay.qmg import Action, check_action, compute_supply, load_board, rulebook
 from gameplay.qmg.cards import load_catalogue
+from gameplay.qmg.rulings import rulings_for
 from gameplay.qmg.table import turn_context
 
 from tracker.core import access
@@ -88,7 +89,21 @@ def card(request, card_id):
         "country": board.countries[c.country].en if lang == "en" else board.countries[c.country].ru,
         "type": TYPE_NAMES.get(c.type, c.type),
         "related": [_item(x, lang) for x in rulebook.related(card_id)], "back_game": back_game(request),
+        **_rulings(card_id, lang),
     })
+
+
+MAX_RULINGS_SHOWN = 30  # a card's rulings listed on its page (the rest counted)
+
+
+def _rulings(card_id: str, lang: str) -> dict:
+    """The corpus files that rule on the card (``gameplay/qmg/rulings/``), in the page's language: title,
+    summary, the rules cited, the expected answer of the card's own commands (allowed / refused) and the file."""
+    found = rulings_for(card_id)
+    shown = [{"file": r["file"], "title": r["title"][lang], "summary": r["summary"][lang],
+              "cites": [{"source": c["source"], "text": c[lang]} for c in r["cites"]],
+              "answers": r["answers"]} for r in found[:MAX_RULINGS_SHOWN]]
+    return {"rulings": shown, "rulings_more": len(found) - len(shown)}
 
 
 def _item(x, lang) -> dict:
