@@ -316,8 +316,8 @@ def rule_hints(st: GameState) -> dict[str, list[Reason]]:
             if cfg.counter_charge_timing == "same_step" else
             ("атакованный может тут же открыть свою «В Штыки!» из зоны и встретить атаку", "a charged unit's owner may turn over a Bayonets! card from the zone to meet it"))
     return {
-        "orders": [bilingual("hint_meet", "Встречный бой: {meet} (настройка counter_charge_timing).",
-                             "Counter-charge: {meet} (setting counter_charge_timing).", meet=meet)],
+        "orders": [bilingual("hint_meet", "Встречный бой: {meet} (домашнее правило «Когда на атаку можно ответить «В штыки!»»).",
+                             "Counter-charge: {meet} (house rule “When a charge can be met with Bayonets!”).", meet=meet)],
         "actions": [
             bilingual("hint_musket", "Ружейный залп: по соседнему врагу {arc}; штыки — только прямо вперёд; {adv} (настройки musket_arc, bayonets_advance).",
                       "Musket volley: an adjacent enemy {arc}; a charge only straight ahead; {adv} (settings musket_arc, bayonets_advance).",

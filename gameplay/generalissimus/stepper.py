@@ -456,8 +456,8 @@ class GeneralissimusStepper:
         side, uid, card = c.get("side"), c.get("unit"), c.get("card")
         need = next((n for n in open_needs(state) if n["roll"] == "react" and n["unit"] == uid), None)
         if need is None or need["side"] != side:
-            return refused(_r("no_reaction", "Сейчас этой стороне нечем отвечать на атаку (настройка counter_charge_timing).",
-                              "This side has no charge to react to now (setting counter_charge_timing)."))
+            return refused(_r("no_reaction", "Сейчас этой стороне нечем отвечать на атаку (домашнее правило «Когда на атаку можно ответить «В штыки!»»).",
+                              "This side has no charge to react to now (house rule “When a charge can be met with Bayonets!”)."))
         zone = st.current_zone
         if card != "none" and not any(x.id == card and x.owner == side and x.state == "placed" and x.zone == zone
                                       and x.type == "bayonets" for x in st.cards):

@@ -35,6 +35,7 @@ def test_the_tables_pages_have_no_serious_violation_at_phone_width(live_server, 
     host.goto(live_server.url + "/")
     check(host, "new-game page")
     host.fill("input[name=name]", "Доступность")
+    host.locator("details.house-rules > summary").click()  # the optional rules are folded
     host.check("input[name=prepare_for_war]")  # the preparation's buttons are on the first game page
     host.locator("form.new-game button[type=submit]").click()
     expect(host.locator(".seat .link a").first).to_be_visible()

@@ -36,6 +36,7 @@ def test_air_defence_answered_by_an_air_strike(live_server, new_context, shot):
     host = new_context(viewport={"width": 800, "height": 1000}).new_page()
     host.goto(live_server.url + "/")
     host.fill("input[name=name]", "Air E2E")
+    host.locator("details.house-rules > summary").click()  # the optional rules are folded
     host.check("input[name=air_marshal]")
     host.check("input[name=step_by_step]")  # one tap per step: the test enters every step itself
     host.locator("form.new-game button[type=submit]").click()

@@ -196,6 +196,7 @@ def test_club_enters_a_map_by_taps_exports_imports_and_starts_a_game(live_server
     # a new game chooses it
     page.goto(live_server.url + "/fog-of-war/new/")
     page.fill("input[name=name]", "На клубной карте")
+    page.locator("details.fold > summary", has_text=re.compile("Карта поля|Board map")).click()  # folded
     page.select_option("select[name=map_choice]", str(imported.pk))
     page.locator("form.fow-new button[type=submit]").click()
     expect(page.locator("h1")).to_contain_text("На клубной карте")

@@ -37,6 +37,7 @@ def test_two_phones_play_a_turn_with_volley_charge_and_rout(live_server, new_con
     host.fill("input[name=name]", "E2E Генералиссимус")
     host.fill("input[name=south_player]", "Аня")
     host.fill("input[name=north_player]", "Боря")
+    host.locator("details.g-armies > summary").click()  # armies and terrain are folded
     host.check('input[name=preset][value="contact"]')
     # tap a sector of the terrain grid: it cycles to the next terrain
     host.locator('.g-terrain-cell[data-cell="a3"] .g-cell-name').click()

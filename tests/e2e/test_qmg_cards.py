@@ -127,6 +127,7 @@ def test_preparing_for_war_from_the_new_game_form_to_a_status_in_play(live_serve
     host.fill("input[name=name]", "Подготовка")
     host.select_option("select[name=players]", "2")
     expect(host.locator("#div_id_air_deck_germany")).to_be_hidden()  # only with the Air Marshal box ticked
+    host.locator("details.house-rules > summary").click()  # the optional rules are folded
     host.check("input[name=air_marshal]")
     expect(host.locator("#div_id_air_deck_germany")).to_be_visible()
     host.uncheck("input[name=air_marshal]")

@@ -23,6 +23,7 @@ def test_two_phones_play_germanys_turn(live_server, new_context, shot):
     host.select_option("select[name=players]", "2")
     host.fill("input[name=player_1]", "Аня")
     host.fill("input[name=player_2]", "Боря")
+    host.locator("details.house-rules > summary").click()  # the optional rules are folded
     host.check("input[name=step_by_step]")  # a teaching game: one tap per step (tests/e2e/test_table_feel.py: one tap)
     host.locator("form.new-game button[type=submit]").click()
     expect(host.locator("h1")).to_contain_text("E2E")

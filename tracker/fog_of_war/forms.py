@@ -15,7 +15,7 @@ from gameplay.fog_of_war import mapdata
 from gameplay.fog_of_war.config import PLACEHOLDER_WHEEL, FowSettings
 from tracker.language import lang
 
-from . import maps
+from . import house_rules, maps
 from .models import FowMap
 
 SETTINGS_IN_FORM_SKIP = ("board_fixture", "card_fixture", "wheel_positions", "supply_rules", "ussr_provinces",
@@ -28,9 +28,11 @@ def setting_field_name(key: str) -> str:
 
 CARDS_HELP = _("Either the number of cards (ledger mode: values are typed at reveal) or the cards themselves, "
                "e.g. “L3 L3 L2 N2 F1 A2 Z” (L land, N naval, F fort, A air, Z zero).")
-MAP_HELP = _("One province per line: key; name; land or sea; VP; resources; sun, snow or none; neighbours "
-             "(keys, space separated); optional flags (axis, allies, ussr, orange, neutral_area, supply_axis, "
-             "supply_allies). Example: “poland; Poland; land; 2; 2; snow; berlin kiev baltics”.")
+MAP_HELP = _("One province a line, its parts separated by “;”: a short key in latin letters, the name, land or sea, "
+             "victory points, resources, sun, snow or none, the neighbours' keys separated by spaces, then any of the "
+             "marks listed below. Example: “poland; Poland; land; 2; 2; snow; berlin kiev baltics”.")
+# the marks a typed province line may end with, shown as typed text (in a <code> element)
+MAP_MARKS = "axis allies ussr orange neutral_area supply_axis supply_allies"
 
 
 def cards_too_many() -> str:
@@ -147,34 +149,34 @@ class NewFogGameForm(forms.Form):
             if key in SETTINGS_IN_FORM_SKIP:
                 continue
             name = setting_field_name(key)
-            explain = row["en"] if i else row["ru"]
-            label = f"{row['ref']} · {key}"
+            label, explain = house_rules.name(key), house_rules.help_text(key)
             if row["choices"]:
-                f = forms.ChoiceField(label=label, choices=[(c, c) for c in row["choices"]], initial=row["default"],
-                                      help_text=explain)
+                f = forms.ChoiceField(label=label, choices=house_rules.choices(key, row["choices"]),
+                                      initial=row["default"], help_text=explain)
+                if len(row["choices"]) < 2:  # a reading with one value is no choice: sent as it is, not shown
+                    f.widget = forms.HiddenInput()
             elif isinstance(row["default"], bool):
                 f = forms.BooleanField(label=label, required=False, initial=row["default"], help_text=explain)
             else:
-                f = forms.IntegerField(label=label, required=False, min_value=0, help_text=explain)
+                f = forms.IntegerField(label=label, required=False, min_value=0, max_value=999, help_text=explain)
             self.fields[name] = f
             self.setting_rows.append(name)
         supply = FowSettings().supply_rules
         self.fields["set_seas_pass"] = forms.BooleanField(
-            label="B-18 · supply_rules.seas_pass", required=False, initial=supply["seas_pass"],
-            help_text=_("Sea provinces pass supply like land provinces."))
+            label=house_rules.name("seas_pass"), required=False, initial=supply["seas_pass"],
+            help_text=house_rules.help_text("seas_pass"))
         self.fields["set_captured_points"] = forms.BooleanField(
-            label="B-18 · supply_rules.captured_points_supply_captor", required=False,
+            label=house_rules.name("captured_points_supply_captor"), required=False,
             initial=supply["captured_points_supply_captor"],
-            help_text=_("A captured enemy supply point supplies the captor (off by default)."))
+            help_text=house_rules.help_text("captured_points_supply_captor"))
         self.setting_rows += ["set_seas_pass", "set_captured_points"]
         ussr = next(r for r in FowSettings.explain() if r["key"] == "ussr_provinces")
         self.fields["set_ussr_provinces"] = forms.MultipleChoiceField(
-            label=f"{ussr['ref']} · ussr_provinces", required=False, widget=forms.CheckboxSelectMultiple,
-            initial=ussr["default"], help_text=ussr["en"] if i else ussr["ru"],
+            label=house_rules.name("ussr_provinces"), required=False, widget=forms.CheckboxSelectMultiple,
+            initial=ussr["default"], help_text=house_rules.help_text("ussr_provinces"),
             choices=[(k, v[i]) for k, v in KNOWN_PROVINCES.items() if v[3] == "neutral"])
         self.setting_rows.append("set_ussr_provinces")
-        edition = next(r for r in FowSettings.explain() if r["key"] == "rules_edition")
-        self.edition_note = f"{edition['ref']} · rules_edition = {edition['default']}: {edition['en'] if i else edition['ru']}"
+        self.edition_note = house_rules.help_text("rules_edition")
 
     def settings_fields(self):
         return [self[n] for n in self.setting_rows]

@@ -21,7 +21,8 @@ from tracker.core.commands import BadInput, Parsed, version_of
 from tracker.core.responses import answer
 from tracker.language import lang as _lang
 
-from .forms import MapForm
+from . import house_rules
+from .forms import MAP_MARKS, MapForm
 
 def _viewer(actor) -> str | None:
     if actor.seat is not None and actor.seat.countries:
@@ -153,8 +154,9 @@ def _settings_rows(st, lang):
     active = st.settings.to_dict()
     rows = []
     for row in FowSettings.explain():
-        rows.append({"ref": row["ref"], "key": row["key"], "value": active[row["key"]],
-                     "changed": active[row["key"]] != row["default"], "text": row["en"] if lang == "en" else row["ru"]})
+        key = row["key"]
+        rows.append({"key": key, "name": house_rules.name(key), "value": house_rules.value_text(key, active[key], lang),
+                     "changed": active[key] != row["default"], "text": house_rules.help_text(key)})
     return rows
 
 
@@ -189,7 +191,7 @@ def context(request, game, actor, state: dict, keep=None) -> dict:
         "choices": _choices(st, viewer, lang) if viewer else {},  # own data only: never for another side
         "my_superiority": acting == st.superiority, "year_end": _year_end(st, lang),
         "settings_rows": _settings_rows(st, lang), "preview": preview, "f": form_data or {},
-        "map_form": MapForm(), "winter_bonus": {c: winter_bonus(c) for c in ("sun", "snow", "none")},
+        "map_form": MapForm(), "map_marks": MAP_MARKS, "winter_bonus": {c: winter_bonus(c) for c in ("sun", "snow", "none")},
         "hand_cards": next((x["hand_cards"] for x in view["sides"] if x["key"] == viewer and "hand_cards" in x), []),
     }
 

@@ -14,7 +14,7 @@ from tracker.core import access, log
 from tracker.core.models import Game
 from tracker.language import lang
 
-from .forms import NewFogGameForm
+from .forms import MAP_MARKS, NewFogGameForm
 
 
 def new_game(request):
@@ -39,4 +39,5 @@ def new_game(request):
                 summary=("Игра создана: 1940, лето; по 3 карты на руке.", "Game created: 1940, summer; 3 cards in each hand."))
             access.grant(request, game, "host", game.host_token)
             return redirect(reverse("seats", args=[game.pk]))
-    return render(request, "fog_of_war/new.html", {"form": form})
+    settings_errors = any(form[n].errors for n in form.setting_rows)
+    return render(request, "fog_of_war/new.html", {"form": form, "map_marks": MAP_MARKS, "settings_errors": settings_errors})

@@ -211,7 +211,67 @@ SETTING_LABELS = {
     "cav_vs_routed_advance": _("Cavalry advances after destroying a routed unit"),
     "terrain_cover": _("Terrain cover"),
     "allow_digital_dice": _("Allow digital dice (“Roll for me”)"),
+    "pile_composition": _("Order pile of each side"),
 }
+CHOICE_LABELS = {
+    "forward3": _("Forward only (three directions)"), "any8": _("Any of the eight directions"),
+    "any": _("Any"), "quarter": _("A quarter turn"), "per_die": _("+1 to each die"), "extra_die": _("One extra die"),
+    "front_diagonals": _("Front diagonals only"), "any_diagonal": _("All four diagonals"),
+    "one_sector": _("One sector forward"), "as_move": _("As far as a Move card"), "own": _("Own units only"),
+    "crew_first": _("Crew first"), "gun_first": _("Gun first"), "same_step": _("In the same step"),
+    "reaction": _("As an answer when charged"), "up": _("Stays up"), "down": _("Falls"),
+    "mandatory": _("Must advance"), "stay": _("Stays where it is"), "destroyed": _("Is destroyed"),
+    "home_edge": _("Towards its own edge"), "facing": _("Away from where it faces"),
+}
+CHOICE_LABELS_BY_KEY = {
+    ("bayonets_advance", "none"): _("Stays in place"), ("winner_advance", "none"): _("Stays in place"),
+    ("artillery_blockers", "any"): _("Any unit"),
+}
+
+
+def choice_label(key: str, value) -> str:
+    """A setting's value in words (the stored value stays the engine's)."""
+    if (key, value) in CHOICE_LABELS_BY_KEY:
+        return str(CHOICE_LABELS_BY_KEY[(key, value)])
+    if isinstance(value, str) and value in FORMATIONS:
+        return formation_label(value)
+    if isinstance(value, str) and value in CHOICE_LABELS:
+        return str(CHOICE_LABELS[value])
+    return str(value).replace("_", " ")
+
+
+CHOICE_LABELS.update({
+    "move_card": _("With a Move card"), "one_unit": _("One unit"), "reroll": _("Roll again"),
+    "fire_first": _("Fire first"), "total": _("Added to the total"), "front_row": _("By the front row"),
+    "capture": _("The enemy captures it"), "free_first": _("A free sector first"),
+    "end_of_turn": _("At the end of the turn"), "immediate_and_end_of_turn": _("At once and at the end of each turn"),
+})
+EFFECT_LABELS = {"disorder": _("disorders"), "no_entry": _("no entry"), "blocks_fire": _("blocks fire"),
+                 "no_fire_from": _("no fire from it"), "fire_platform": _("fires further")}
+
+
+def setting_value_text(key: str, value) -> str:
+    """A battle's setting as a player reads it on the game page."""
+    if isinstance(value, bool):
+        return gettext("yes") if value else gettext("no")
+    if value is None:
+        return gettext("no limit")
+    if key == "zone_columns" and isinstance(value, dict):
+        return " | ".join("–".join(value.get(z) or ["—"]) for z in ZONES)
+    if key == "pile_composition" and isinstance(value, dict):
+        return ", ".join(f"{card_label(c)} {n}" for c, n in value.items() if c in CARD_TYPES)
+    if key == "terrain_effects" and isinstance(value, dict):
+        return "; ".join(
+            f"{kind_label(k)}: " + ", ".join(f"{terrain_label(t)} ({', '.join(str(EFFECT_LABELS.get(e, e)) for e in effects)})"
+                                           for t, effects in cells.items() if t in TERRAINS)
+            for k, cells in value.items() if k in KIND_SHORT and isinstance(cells, dict))
+    if isinstance(value, (list, tuple)):
+        return ", ".join(terrain_label(v) if v in TERRAINS else choice_label(key, v) for v in value) or "—"
+    if isinstance(value, dict):
+        return gettext("entered")
+    return choice_label(key, value)
+
+
 # handled by dedicated fields of the setup (terrain grid, pile counts)
 SPECIAL = {"terrain_map", "pile_composition"}
 JSON_SETTINGS = {"zone_columns", "terrain_effects"}
@@ -238,9 +298,11 @@ class NewBattleForm(forms.Form):
         ("contact", _("Contact drill: two infantry units per side already face to face in the centre (deploys on three rows per side)")),
     ])
     units = forms.CharField(label=_("Or your own units, one a line"), required=False,
-                            widget=forms.Textarea(attrs={"rows": 4, "maxlength": MAX_UNITS_TEXT,
-                                                         "placeholder": "south infantry c1 N column 3\nnorth cavalry a6"}),
-                            help_text=_("side kind sector [facing N/E/S/W] [column/line/square/disordered] [blocks]. Filled in, it replaces the preset."))
+                            widget=forms.Textarea(attrs={"rows": 4, "maxlength": MAX_UNITS_TEXT}),
+                            help_text=_("Write one unit a line: its side (south or north), kind (infantry, cavalry or "
+                                        "artillery) and sector (a1 to f6); then, if you like, its facing (N, E, S or W), "
+                                        "formation (column, line, square or disordered) and number of blocks. Units "
+                                        "entered here replace the ready-made armies."))
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -257,7 +319,7 @@ class NewBattleForm(forms.Form):
                                                               initial=DEFAULT_PILE.get(ctype, 0))
         current = lang()
         for d in setting_specs():
-            note = f"{d['ref']}: {d['en'] if current == 'en' else d['ru']}"
+            note = d["en"] if current == "en" else d["ru"]
             key, default = d["key"], d["default"]
             if key in JSON_SETTINGS:
                 f = forms.CharField(widget=forms.Textarea(attrs={"rows": 2, "maxlength": MAX_JSON_TEXT}),
@@ -268,7 +330,7 @@ class NewBattleForm(forms.Form):
             elif isinstance(default, bool):
                 f = forms.BooleanField(required=False, initial=default)
             elif d["choices"]:
-                f = forms.TypedChoiceField(choices=[(c, str(c)) for c in d["choices"]], initial=default,
+                f = forms.TypedChoiceField(choices=[(c, choice_label(key, c)) for c in d["choices"]], initial=default,
                                            coerce=type(d["choices"][0]))
             elif key == "orders_per_turn_cap":
                 f = forms.IntegerField(required=False, min_value=1, initial=default)

@@ -283,8 +283,9 @@ def _settings_changed(st) -> list[dict]:
         if d["key"] in ("terrain_map",):
             continue
         value = getattr(st.settings, d["key"])
-        out.append({"key": d["key"], "label": F.SETTING_LABELS.get(d["key"], d["key"]), "value": value,
-                    "changed": value != d["default"], "ref": d["ref"], "note": d["en"] if _lang() == "en" else d["ru"]})
+        out.append({"key": d["key"], "label": F.SETTING_LABELS.get(d["key"], d["key"]),
+                    "value": F.setting_value_text(d["key"], value), "changed": value != d["default"],
+                    "note": d["en"] if _lang() == "en" else d["ru"]})
     return out
 
 

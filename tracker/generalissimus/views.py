@@ -8,7 +8,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _, gettext_lazy
 
 from gameplay.generalissimus.settings import SettingsError
-from gameplay.generalissimus.state import StateError
+from gameplay.generalissimus.state import FORMATIONS, StateError
 from gameplay.generalissimus.stepper import STEPPER
 
 from tracker.core import access, log
@@ -45,4 +45,8 @@ def new(request):
             for warning in form.warnings(d["unit_list"], d["settings"]):
                 messages.warning(request, warning)
             return redirect(reverse("seats", args=[game.pk]))
-    return render(request, "generalissimus/new.html", {"form": form, "reminders": SETUP_REMINDERS})
+    settings_errors = any(form[d["field"]].errors for d in F.setting_specs())
+    return render(request, "generalissimus/new.html", {
+        "form": form, "reminders": SETUP_REMINDERS, "settings_errors": settings_errors,
+        "unit_kinds": [(k, F.kind_label(k)) for k in F.KIND_SHORT],
+        "formations": [(f, F.formation_label(f)) for f in FORMATIONS]})
