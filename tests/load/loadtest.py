@@ -1248,6 +1248,15 @@ class Server:
             return ""
         return "\n".join(lines[-n:])
 
+    def error_lines(self, n: int = 8) -> list[str]:
+        """The last lines of its log that name an error (not the access log's lines)."""
+        try:
+            lines = self.log_path.read_text(errors="replace").splitlines()
+        except OSError:
+            return []
+        return [ln[:300] for ln in lines if re.search(r"Error|Exception|Traceback|FATAL", ln)
+                and '" 500 ' not in ln][-n:]
+
     def stop(self) -> None:
         if self.proc is None:
             return
@@ -1407,6 +1416,10 @@ def report(result: dict, out=print) -> None:
         out("first errors:")
         for e in result["error_samples"]:
             out(f"  {e}")
+    for name, lines in result.get("server_log_errors", {}).items():
+        out(f"{name}'s log, last lines naming an error:")
+        for line in lines:
+            out(f"  {line}")
     g = result["goals"]
     out(f"goals: {GOAL_TABLES} tables: {'met' if g['tables'] else 'NOT met'}; move p95 < {GOAL_MOVE_P95_MS:.0f} ms: "
         f"{'met' if g['move_p95'] else 'NOT met'} ({fmt(k['move']['p95_ms'])} ms); zero errors: "
@@ -1441,6 +1454,8 @@ def parse_args(argv=None):
     p.add_argument("--budget", type=int, default=6,
                    help="--servers 2: DJANGO_CREATION_LIMIT of both servers; 2N new-game POSTs check it (0: no check)")
     p.add_argument("--workers", type=int, default=None, help="passed to serve, per server (default: WEB_WORKERS or 2)")
+    p.add_argument("--conn-max-age", type=int, default=None,
+                   help="DJANGO_CONN_MAX_AGE of the servers (default: unset, the production default)")
     p.add_argument("--setup-timeout", type=float, default=300.0)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--one-tap", action="store_true",
@@ -1478,6 +1493,8 @@ def main(argv=None) -> int:
            "DJANGO_DEBUG": "0", "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
            "DJANGO_STREAMS_PER_CLIENT": "0"}  # every phone of the benchmark is 127.0.0.1
     env.pop("BIND", None)
+    if args.conn_max_age is not None:
+        env["DJANGO_CONN_MAX_AGE"] = str(args.conn_max_age)
     cache_prefix = ""
     if args.servers > 1:
         cache_prefix = f"qmgload-{os.getpid()}-{random.getrandbits(32):08x}"
@@ -1539,6 +1556,7 @@ def main(argv=None) -> int:
     finally:
         abort.set()
         stop_servers()
+        server_errors = {f"server {'AB'[i]}": s.error_lines() for i, s in enumerate(servers)}
         try:
             from django.db import connections
 
@@ -1558,9 +1576,12 @@ def main(argv=None) -> int:
     workers = args.workers or int(os.environ.get("WEB_WORKERS", "2"))
     result["db"] = args.db
     result["workers_per_server"] = workers
-    result["server"] = (f"{args.servers} × gunicorn with {workers} uvicorn workers on {os.cpu_count()} cores"
+    result["conn_max_age"] = env.get("DJANGO_CONN_MAX_AGE", "default")
+    result["server"] = (f"{args.servers} × gunicorn with {workers} uvicorn workers on {os.cpu_count()} cores, "
+                        f"DJANGO_CONN_MAX_AGE {result['conn_max_age']}"
                         + (f", Redis {args.redis_url} (keys {cache_prefix}:*, {redis_deleted} removed)"
                            if cache_prefix else ""))
+    result["server_log_errors"] = {k: v for k, v in server_errors.items() if v}
     k = result["kinds"]
     result["goals"] = {"tables": result["tables_joined"] >= GOAL_TABLES,
                        "move_p95": k["move"]["p95_ms"] is not None and k["move"]["p95_ms"] < GOAL_MOVE_P95_MS,
