@@ -1255,7 +1255,7 @@ class Server:
         except OSError:
             return []
         return [ln[:300] for ln in lines if re.search(r"Error|Exception|Traceback|FATAL", ln)
-                and '" 500 ' not in ln][-n:]
+                and '" 500 ' not in ln and "Error while closing socket" not in ln][-n:]
 
     def stop(self) -> None:
         if self.proc is None:
