@@ -2,7 +2,7 @@
 """Load benchmark of a game night: T tables × 6 phones against the production server.
 
     .venv/bin/python tests/load/loadtest.py [--short] [--tables T] [--seconds S] [--db sqlite|postgres]
-        [--push | --poll] [--one-tap] [--servers 1|2] [--budget N] [--workers W]
+        [--push | --poll] [--one-tap] [--servers 1|2] [--budget N] [--workers W] [--conn-max-age N]
 
 What it does (a benchmark: it prints figures, it asserts nothing about time):
 
@@ -52,6 +52,10 @@ benchmark's games are created in-process (not through the budget). A short final
 new-game form (``/``, with the CSRF token of a GET first) 2N times from one client address,
 alternately to A and B: with one budget shared through Redis exactly N are created (302) and N
 refused (429).
+
+``--workers W`` is passed to each ``serve``; ``--conn-max-age N`` sets the servers'
+``DJANGO_CONN_MAX_AGE`` (default: unset, the production default). When a server logged errors, its
+last error lines are printed.
 
 One OS thread per table drives its 6 phones (one keep-alive ``http.client`` connection each)
 on its own clock. All traffic goes to 127.0.0.1. Every loop is bounded by count and time, and a
