@@ -10,8 +10,9 @@ import time
 
 import uvicorn
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
-from django.core.asgi import get_asgi_application
 from django.db import connections
+
+from tracker.asgi import application as production_application
 
 
 class AsgiServer:
@@ -21,7 +22,8 @@ class AsgiServer:
         self.sock.bind(("127.0.0.1", 0))
         self.port = self.sock.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}"
-        application = ASGIStaticFilesHandler(get_asgi_application())  # static files as the test server serves them
+        # the production app (streams, the per-process bound on requests) with static files as the test server serves them
+        application = ASGIStaticFilesHandler(production_application)
         config = uvicorn.Config(application, lifespan="off", log_level="warning", timeout_graceful_shutdown=1)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self._run, daemon=True)

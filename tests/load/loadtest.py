@@ -1529,10 +1529,8 @@ def main(argv=None) -> int:
             f"{args.servers} server(s), game {args.seconds:.0f} s + baseline {args.baseline_seconds:.0f} s")
         db.create()
         manage(env, "migrate", "--noinput", "-v0")
-        if not (ROOT / "staticfiles" / "staticfiles.json").exists():
-            # serve --no-prepare skips collectstatic; the game page needs the static manifest
-            log("  collectstatic (the manifest the game page needs is missing)")
-            manage(env, "collectstatic", "--noinput", "-v0")
+        # serve --no-prepare skips collectstatic; the pages need a manifest of the current static files
+        manage(env, "collectstatic", "--noinput", "-v0")
         os.environ.update({k: env[k] for k in ("DATABASE_URL", "DJANGO_SETTINGS_MODULE", "DJANGO_SECRET_KEY",
                                                "DJANGO_CACHE_URL", "LOADTEST_CACHE_PREFIX") if k in env})
         os.environ.setdefault("DJANGO_CONN_MAX_AGE", "0")

@@ -19,6 +19,7 @@ import random
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
+from django.db import connection
 from django.core.handlers.asgi import ASGIRequest
 from django.http import HttpResponse, StreamingHttpResponse
 from django.utils.translation import gettext as _
@@ -41,15 +42,20 @@ def _known(request) -> int:
 
 
 def _linked(request, pk):
-    row = access.linked_values(request, pk, "version")
-    if row is not None:
-        return row[0], 200
-    return None, 403 if Game.objects.filter(pk=pk).exists() else 404
+    """(version, 200), or (None, 403/404). Runs in a shared worker thread and gives its database
+    connection back at once: a stream lives for minutes and must not hold a connection (or a thread)."""
+    try:
+        row = access.linked_values(request, pk, "version")
+        if row is not None:
+            return row[0], 200
+        return None, 403 if Game.objects.filter(pk=pk).exists() else 404
+    finally:
+        connection.close()
 
 
 @require_GET
 async def stream(request, pk):
-    version, status = await sync_to_async(_linked)(request, pk)
+    version, status = await sync_to_async(_linked, thread_sensitive=False)(request, pk)
     if version is None:
         text = _("Open the game with your link first.") if status == 403 else _("No such game.")
         return HttpResponse(text, status=status, content_type="text/plain; charset=utf-8")

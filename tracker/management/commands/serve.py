@@ -34,4 +34,5 @@ class Command(BaseCommand):
                 "--workers", str(workers), "--worker-class", "uvicorn_worker.UvicornWorker",
                 "--access-logfile", os.environ.get("WEB_ACCESS_LOG", "-"), "--graceful-timeout", "10",
                 "--keep-alive", "10"]  # phones keep their connections open between taps
+        os.environ.setdefault("DJANGO_DB_POOL", "1")  # PostgreSQL: a connection pool per worker (tracker.settings)
         os.execv(sys.executable, argv)
