@@ -153,3 +153,15 @@ def test_every_game_page_extends_the_one_shell():
         assert text.startswith('{% extends "core/_shell.html" %}'), game
         assert "hx-trigger=\"every" not in text, f"{game} polls by itself"
         assert "_log.html" not in text, f"{game} renders its own history"
+
+
+def test_template_comments_close_on_their_line():
+    """Django's {# … #} comment ends at the end of its line: one left open is printed on the page as text."""
+    root = Path(__file__).resolve().parent.parent / "templates"
+    open_ones = []
+    for path in root.rglob("*.html"):
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            for start in (i for i in range(len(line)) if line.startswith("{#", i)):
+                if "#}" not in line[start:]:
+                    open_ones.append(f"{path.relative_to(root)}:{number}")
+    assert open_ones == []

@@ -124,6 +124,25 @@ class Stream:
         self.sock.close()
 
 
+def in_own_thread(work):
+    """``work()`` in a thread of its own: the browser tests leave an event loop running in the main thread,
+    where neither asyncio.run() nor Django's async-to-sync bridge may be used."""
+    out, errors = [], []
+
+    def run():
+        try:
+            out.append(work())
+        except BaseException as exc:  # noqa: BLE001 - raised again below
+            errors.append(exc)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join(60)
+    if errors:
+        raise errors[0]
+    return out[0]
+
+
 def version_of(game) -> int:
     game.refresh_from_db()
     return game.version
@@ -164,9 +183,9 @@ def test_open_streams_per_client_are_bounded_and_a_closed_one_frees_its_place(se
     assert again.status == 200
 
 
-def test_a_wsgi_server_answers_no_stream_and_the_page_polls(game6, db):
+def test_a_wsgi_server_answers_no_stream_and_the_page_polls(game6):
     watcher = browser(reverse("watch", args=[game6.spectator_token]))
-    r = watcher.get(reverse("stream", args=[game6.pk]))
+    r = in_own_thread(lambda: watcher.get(reverse("stream", args=[game6.pk])))
     assert r.status_code == 204
     page = watcher.get(reverse("game", args=[game6.pk])).content.decode()
     assert 'sse-connect="/g/%d/stream/?v=' % game6.pk in page and "every 2s" in page
@@ -274,7 +293,7 @@ def test_the_hub_never_waits_for_a_stream():
         hub.watcher.cancel()
         return spent
 
-    spent = asyncio.run(scenario())
+    spent = in_own_thread(lambda: asyncio.run(scenario()))
     print(f"\n  10 versions offered to 2,000 idle streams: {spent * 1000:.1f} ms")
 
 
@@ -287,7 +306,7 @@ def test_publish_from_a_worker_thread_reaches_the_loop():
         hub.watcher.cancel()
         return sub.latest
 
-    assert asyncio.run(scenario()) == 6
+    assert in_own_thread(lambda: asyncio.run(scenario())) == 6
 
 
 # --- hidden information -------------------------------------------------------------------------

@@ -606,6 +606,13 @@ def _strait_marks(board: Board, lay: _Layout, straits: dict[str, str], strait_fa
     t = TEXT[lang]
     c = lay.centre
     strait_lines, strait_labels, placed = [], [], []
+    spots_key = (id(lay), lang, tuple(sorted(straits.items())))
+    spots = _SPOTS.get(spots_key)
+    if spots is None or spots[0] is not lay:
+        spots = (lay, {})
+        if len(_SPOTS) > 256:
+            _SPOTS.clear()
+        _SPOTS[spots_key] = spots
     for sid, s in board.straits.items():
         team = straits.get(sid, ALLIES)
         col = TEAM_COLOURS[team]
@@ -621,7 +628,11 @@ def _strait_marks(board: Board, lay: _Layout, straits: dict[str, str], strait_fa
             f'<line x1="{_fmt(mx)}" y1="{_fmt(my)}" x2="{_fmt(lx)}" y2="{_fmt(ly)}" stroke="{col}" stroke-width="2" '
             f'stroke-dasharray="3 4" stroke-opacity="0.9"/></g>')
         lines = (_name(s, lang), t["team"][team])  # two short lines fit between the boxes where one long did not
-        lx_, ly_ = _label_spot(lines, mx, my, c, placed)
+        if sid not in spots[1]:  # the same straits open for the same teams: the same spots (placed in order)
+            spots[1][sid] = _label_spot(lines, mx, my, c, placed)
+        else:
+            placed.append(label_rect(lines, *spots[1][sid]))
+        lx_, ly_ = spots[1][sid]
         strait_labels.append(
             f'<text class="strait-label" data-strait="{escape(sid)}" data-team="{team}" x="{_fmt(lx_)}" y="{_fmt(ly_)}" '
             f'text-anchor="middle" fill="{col}">{escape(lines[0])}'
@@ -629,6 +640,7 @@ def _strait_marks(board: Board, lay: _Layout, straits: dict[str, str], strait_fa
     return strait_lines, strait_labels
 
 
+_SPOTS: dict = {}  # (layout, language, straits' teams) -> (layout, {strait: label spot})
 LABEL_CHAR_W, LABEL_H = 7.2, 15  # a 12-unit bold label: width per character, height (SVG units)
 LABEL_OFFSETS = sorted(((dx, dy) for dx in range(-150, 151, 15) for dy in range(-97, 98, 9)),
                        key=lambda o: abs(o[0]) + abs(o[1] + 7))  # nearest to the line's middle first
