@@ -9,7 +9,7 @@
  *   and a tapped space (a sea makes «Build army» «Build navy» and back).
  * - The live table: the game's stream (server-sent events, htmx's sse extension on #live) says
  *   "version N"; the page refreshes only when N is newer than what it shows, and never swaps in an
- *   answer older than what it shows. While the stream is not heard from (no JS stream support, a
+ *   answer older than (or as old as) what it shows. While the stream is not heard from (no JS stream support, a
  *   proxy that buffers it, a dropped connection), the 2-second poll runs as before; while it is
  *   alive, the poll stays quiet.
  * - The new-game form shows only the fields that apply (player names up to the number of players,
@@ -171,7 +171,9 @@
     var elt = e.detail && e.detail.requestConfig ? e.detail.requestConfig.elt : null;
     if (!elt || elt.id !== "game" || !e.detail.serverResponse) { return; }  // a tap's answer is always the newest
     var m = /data-version="(\d+)"/.exec(e.detail.serverResponse);
-    if (m && parseInt(m[1], 10) < shownVersion()) { e.detail.shouldSwap = false; }  // never back to an older state
+    // never back to an older state, and a refresh of the version shown brings nothing new (a poll that left
+    // before this phone's own tap was answered): the answer to the tap stays on screen
+    if (m && parseInt(m[1], 10) <= shownVersion()) { e.detail.shouldSwap = false; }
   });
 
   // ------------------------------------------------------------------ new-game form ----
