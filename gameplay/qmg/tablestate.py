@@ -23,7 +23,8 @@ MAX_DECK = 80  # the most cards a national deck may be given (Options.decks)
 # those rules exactly); 3 — the games created before issue 22 (a protect condition naming the protected
 # piece's space never met, "when you battle a sea/land space" only right after the last battle, a printed
 # play condition only limiting the effects); 4 — the games created before the disputed rulings were settled (a
-# status's or response's trigger place — trigger_spaces / trigger_where — not checked); 5 — today's rules
+# status's or response's trigger place — trigger_spaces / trigger_where — not checked, a victory-step status
+# usable at any time); 5 — today's rules
 CARD_RULES = 5
 CARD_TYPES = ("build_army", "build_navy", "land_battle", "sea_battle", "status", "response", "event",
               "economic_warfare", "discard_unused", "bombing")  # bombing: Air Marshal only

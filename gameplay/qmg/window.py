@@ -60,6 +60,7 @@ _TRIGGERS = {
                                           "Economic Warfare has just been played against you"),
     "after_you_play_card": ("вы только что сыграли карту", "you have just played a card"),
     "discard_phase": ("идёт ваша фаза сброса", "it is your discard step"),
+    "victory_phase": ("идёт ваша фаза победных очков", "it is your victory step"),
     "start_of_turn": ("начало вашего хода, карта ещё не сыграна", "the start of your turn, before a card is played"),
 }
 _BATTLE_TIMINGS = {"when_you_battle_land": "land", "when_you_play_land_battle": "land", "when_you_battle_sea": "sea"}
@@ -175,6 +176,8 @@ def _event_happened(board, table, card, country) -> bool:
         return active == country and table.played not in (None, "discard_unused")
     if t == "discard_phase":
         return active == country and table.phase == "discard"
+    if t == "victory_phase":
+        return active == country and table.phase == "victory"
     if t == "start_of_turn":
         return active == country and table.phase == "play" and not table.played
     return True
@@ -225,8 +228,9 @@ def _cmd_use_card(board, table, cmd) -> Outcome:
     if card.country == country and card.type == "response" and table.cards_of(country).responses > 0 \
             and _copies_left(table, card) <= 0:
         return _copies_refusal(card)
-    if card.country == country and card.timing not in (None, "any_time", "always", "victory_phase",
-                                                       INSTEAD_OF_PLAY) and not _trigger_happened(board, table, card, country):
+    # a victory-step status: from card rules 5 only in its owner's victory step (before: at any time, doing nothing)
+    untimed = (None, "any_time", "always", INSTEAD_OF_PLAY) + (() if table.options.at_least(5) else ("victory_phase",))
+    if card.country == country and card.timing not in untimed and not _trigger_happened(board, table, card, country):
         ru, en = _TRIGGERS.get(card.timing, ("условие карты", "the card's condition"))
         if table.options.at_least(5) and (card.trigger_spaces or card.trigger_where):
             ru, en = f"{ru} {_where_words(board, card)[0]}", f"{en} {_where_words(board, card)[1]}"
