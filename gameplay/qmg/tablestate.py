@@ -24,7 +24,8 @@ MAX_DECK = 80  # the most cards a national deck may be given (Options.decks)
 # piece's space never met, "when you battle a sea/land space" only right after the last battle, a printed
 # play condition only limiting the effects); 4 — the games created before the disputed rulings were settled (a
 # status's or response's trigger place — trigger_spaces / trigger_where — not checked, a victory-step status
-# usable at any time, «Фольксштурм» not waiving the adjacent piece); 5 — today's rules
+# usable at any time, «Фольксштурм» not waiving the adjacent piece,
+# «Автобаны» building armies never taken off); 5 — today's rules
 CARD_RULES = 5
 CARD_TYPES = ("build_army", "build_navy", "land_battle", "sea_battle", "status", "response", "event",
               "economic_warfare", "discard_unused", "bombing")  # bombing: Air Marshal only
