@@ -15,7 +15,7 @@ from .commands_base import (
     _refused,
 )
 from .battles import _protected_refusal
-from .guided import GUIDED_ACTIONS, _guided_refusal, _to_deck, guided_choices
+from .guided import GUIDED_ACTIONS, _guided_refusal, _rebuild_count, _to_deck, guided_choices
 from .legacy import _legacy_step
 from .playfrom import _play_from, play_from_choices
 from .state import Piece
@@ -81,6 +81,9 @@ def _cmd_step(board, table, cmd) -> Outcome:
         if out.ok and table.hold and any(op["op"] == "remove" and {k: op[k] for k in ("country", "kind", "space")}
                                          == table.hold["piece"] for op in out.changes):
             out = replace(out, changes=out.changes + ({"op": "hold", "hold": None},))
+        manual = next((i for i, st in enumerate(table.pending) if st["kind"] == "manual" and st["by"] == country), None)
+        if out.ok and manual is not None:  # The Autobahn: an army taken off may be built again
+            out = replace(out, changes=out.changes + tuple(_rebuild_count(board, table, manual, country, cmd)))
         return out
     if table.hold:
         return _refused("window.hold", "Сначала ответы: удаление фишки ждёт, пока оба лагеря не спасуют или не "
@@ -114,6 +117,8 @@ def _cmd_step(board, table, cmd) -> Outcome:
                 steps = list(table.pending)
                 steps[i] = {**st, "paid": int(st.get("paid", 0)) + _int(cmd.get("n"), 1, 40)}
                 out = replace(out, changes=out.changes + ({"op": "pending", "steps": steps},))
+            elif out.ok:
+                out = replace(out, changes=out.changes + tuple(_rebuild_count(board, table, i, country, cmd)))
             return out
         if st["kind"] == "play_from":
             if action_type != "play_from":

@@ -18,7 +18,8 @@ from .tablestate import Table, apply_ops
 GUIDED_ACTIONS: dict[str, dict[str, dict]] = {
     "ger_volkssturm": {"land_battle": {"spaces": ("germany",)}},
     "ger_superior_planning": {},  # looking at and reordering the top of the deck changes no count
-    "ger_autobahn": {"build_army": {"own": True}},
+    # ``rebuilds``: only an army this step took off may be built again, one at a time (card rules 5)
+    "ger_autobahn": {"build_army": {"own": True, "rebuilds": True}},
     # to_deck's ``played``: the card moved is this turn's played card; ``card``: this named card itself;
     # ``cost``: paid by the engine when the card is moved (as ``_pay_cost``: the rulebook's fallbacks)
     "uk_rationing": {"to_deck": {"piles": ("discard",), "n": 1, "played": True, "cost": {"own_hand": 1}}},
@@ -52,6 +53,13 @@ def _guided_refusal(board, table, step: dict, country: str, cmd: dict) -> Outcom
                             f"текст карты).", f"“{en}”: the card discards the top {limits['n']} cards of your own "
                             f"deck, no more; {paid} already discarded ({RULE_PLAY_EN}: only the card's text is "
                             f"carried out).")
+    if limits is not None and limits.get("rebuilds") and table.options.at_least(5) \
+            and int(step.get("taken", 0)) <= int(step.get("rebuilt", 0)):
+        ru, en = _card_title(step["card"])
+        return _refused("guided.not_on_card", f"«{ru}»: по тексту карты создают заново только армию, снятую этой "
+                        f"картой, — сначала снимите свою армию ({RULE_PLAY_RU}: выполняется только текст карты).",
+                        f"“{en}”: the card builds again only an army it took off — take one of your armies off "
+                        f"first ({RULE_PLAY_EN}: only the card's text is carried out).")
     ok = limits is not None
     if ok and limits.get("own") and (cmd.get("target_country") or country) != country:
         ok = False
@@ -70,6 +78,24 @@ def _guided_refusal(board, table, step: dict, country: str, cmd: dict) -> Outcom
                     f"(и снять свою фишку) — затем «Готово» ({RULE_PLAY_RU}: выполняется только текст карты).",
                     f"“{en}” does not allow that: its text allows only {can_en} (and removing one's own piece) — "
                     f"then Done ({RULE_PLAY_EN}: only the card's text is carried out).")
+
+
+def _rebuild_count(board, table, index: int, country: str, cmd: dict) -> list[dict]:
+    """A rebuilding card's manual step (``rebuilds``) counts the armies it took off and built again."""
+    step = table.pending[index]
+    limits = (GUIDED_ACTIONS.get(step["card"]) or {}).get("build_army") or {}
+    if not limits.get("rebuilds") or not table.options.at_least(5):
+        return []
+    action, space = cmd.get("action"), board.spaces.get(cmd.get("space") or "")
+    if action == "remove" and space is not None and (cmd.get("kind") or ("army" if space.is_land else "navy")) == "army":
+        key = "taken"
+    elif action == "build_army" and (cmd.get("target_country") or country) == country:
+        key = "rebuilt"
+    else:
+        return []
+    steps = list(table.pending)
+    steps[index] = {**step, key: int(step.get(key, 0)) + 1}
+    return [{"op": "pending", "steps": steps}]
 
 
 def guided_choices(board: Board, table: Table, step: dict) -> list[dict]:

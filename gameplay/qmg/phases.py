@@ -22,6 +22,22 @@ from .rules import apply_action, compute_supply, immediate_vp, victory_step
 from .steps import _step_targets, run_pending
 from .tablestate import BASIC_CARD_ACTION, CARD_TYPES, HAND_SIZE, Table, apply_ops, new_table, turn_context
 
+# statuses that let their owner's basic battle card target a space with no adjacent supplied piece: card id →
+# (card type, space); «Фольксштурм»: Germany's Land Battle cards may always target Germany (card rules 5)
+BATTLE_WAIVERS = {"ger_volkssturm": ("land_battle", "germany")}
+
+
+def _battle_waiver(table, action):
+    """The basic card's action, with the status in play of its country that waives the adjacent piece, if any."""
+    if not table.options.at_least(5):
+        return action
+    for sid in table.cards_of(action.country).statuses:
+        if BATTLE_WAIVERS.get(sid) == (action.type, action.space):
+            card = default_catalogue()[sid]
+            return replace(action, waiver=(card.name_ru, card.name_en))
+    return action
+
+
 def _cmd_play_card(board, table, cmd) -> Outcome:
     problem = _need_phase(board, table, cmd, "play")
     if problem:
@@ -76,7 +92,7 @@ def _cmd_play_card(board, table, cmd) -> Outcome:
     if action_type:
         if not cmd.get("space"):
             raise CommandError("a Build or Battle card needs a target space")
-        action = _action(board, {**cmd, "type": action_type, "country": country})
+        action = _battle_waiver(table, _action(board, {**cmd, "type": action_type, "country": country}))
         verdict, _ = apply_action(board, table.position, action, context=turn_context(table))
         if not verdict.legal:
             return refused(verdict.reason)

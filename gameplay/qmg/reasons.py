@@ -24,6 +24,10 @@ TEMPLATES: dict[str, tuple[str, str]] = {
         "Можно атаковать сектор «{space_ru}»: рядом ваша снабжаемая фишка в секторе «{from_ru}» (правило «{rule_ru}»). {result_ru}",
         "{space_en} may be attacked: your supplied piece in {from_en} is adjacent (rule “{rule_en}”). {result_en}",
     ),
+    "battle.ok_card": (
+        "Можно атаковать сектор «{space_ru}» без соседней снабжаемой фишки: это разрешает статус «{card_ru}» (текст карты). {result_ru}",
+        "{space_en} may be attacked with no adjacent supplied piece: the status “{card_en}” allows it (card text). {result_en}",
+    ),
     "eliminate.ok": (
         "Можно: уничтожение не требует условий атаки — {target_ru} убирается (правило «Атака или уничтожение»).",
         "Legal: elimination needs none of the attack conditions — {target_en} is removed (rule “Attack or eliminate”).",

@@ -367,6 +367,7 @@ class Action:
     space: str
     target_country: str | None = None  # eliminate / battle: whose piece (when several could be meant)
     kind: str | None = None  # eliminate / remove: army or navy (defaults from the space)
+    waiver: tuple[str, str] | None = None  # battle: a card's (ru, en) name that waives the adjacent piece
 
     def to_dict(self) -> dict:
         d = {"type": self.type, "country": self.country, "space": self.space}
@@ -498,7 +499,7 @@ def _check_battle(board, position, action, supply, context=None) -> Verdict:
     rule_ru, rule_en = RULE_NAMES[action.type]
     adj = Adjacency(board, supply.straits, team)
     support = [p for p in supply.supplied_of(country) if adj.adjacent(p.space, space)]
-    if not support:
+    if not support and not action.waiver:
         return _refuse("battle.not_adjacent", **names.space(space), rule_ru=rule_ru, rule_en=rule_en,
                        **_closed_strait_hint(board, supply, adj, country, space))
     kind = ARMY if sp.is_land else NAVY
@@ -518,11 +519,12 @@ def _check_battle(board, position, action, supply, context=None) -> Verdict:
     else:
         result_ru = "Выберите, чью фишку убрать: " + ", ".join(board.countries[p.country].ru for p in targets) + "."
         result_en = "Choose whose piece is removed: " + ", ".join(board.countries[p.country].en for p in targets) + "."
-    from_space = support[0].space
-    return Verdict(True, reason("battle.ok", **names.space(space), from_ru=board.spaces[from_space].ru,
-                                from_en=board.spaces[from_space].en, rule_ru=rule_ru, rule_en=rule_en,
-                                result_ru=result_ru, result_en=result_en),
-                   removes=removes, warnings=warnings)
+    why = reason("battle.ok_card", **names.space(space), card_ru=action.waiver[0], card_en=action.waiver[1],
+                 result_ru=result_ru, result_en=result_en) if not support else reason(
+        "battle.ok", **names.space(space), from_ru=board.spaces[support[0].space].ru,
+        from_en=board.spaces[support[0].space].en, rule_ru=rule_ru, rule_en=rule_en, result_ru=result_ru,
+        result_en=result_en)
+    return Verdict(True, why, removes=removes, warnings=warnings)
 
 
 def _matching(board, position, action) -> list[Piece]:

@@ -22,8 +22,11 @@ MAX_DECK = 80  # the most cards a national deck may be given (Options.decks)
 # every play_from choice, Malta Submarines' own choice and air defence against a held battle (they replay by
 # those rules exactly); 3 — the games created before issue 22 (a protect condition naming the protected
 # piece's space never met, "when you battle a sea/land space" only right after the last battle, a printed
-# play condition only limiting the effects); 4 — today's rules
-CARD_RULES = 4
+# play condition only limiting the effects); 4 — the games created before the disputed rulings were settled (a
+# status's or response's trigger place — trigger_spaces / trigger_where — not checked, a victory-step status
+# usable at any time, «Фольксштурм» not waiving the adjacent piece,
+# «Автобаны» building armies never taken off); 5 — today's rules
+CARD_RULES = 5
 CARD_TYPES = ("build_army", "build_navy", "land_battle", "sea_battle", "status", "response", "event",
               "economic_warfare", "discard_unused", "bombing")  # bombing: Air Marshal only
 BASIC_CARD_ACTION = {"build_army": "build_army", "build_navy": "build_navy",

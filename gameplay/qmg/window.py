@@ -14,6 +14,7 @@ from .commands_base import (
     _refused,
 )
 from .effects import INSTEAD_OF_PLAY
+from .program import _neighbours
 from .legacy import _legacy_pass, _legacy_use_card
 from .reasons import Reason
 from .state import ARMY, NAVY
@@ -59,31 +60,88 @@ _TRIGGERS = {
                                           "Economic Warfare has just been played against you"),
     "after_you_play_card": ("вы только что сыграли карту", "you have just played a card"),
     "discard_phase": ("идёт ваша фаза сброса", "it is your discard step"),
+    "victory_phase": ("идёт ваша фаза победных очков", "it is your victory step"),
     "start_of_turn": ("начало вашего хода, карта ещё не сыграна", "the start of your turn, before a card is played"),
 }
 _BATTLE_TIMINGS = {"when_you_battle_land": "land", "when_you_play_land_battle": "land", "when_you_battle_sea": "sea"}
 
 
-def battle_context(table, card, country) -> dict | None:
+# where the event a status or response answers happened, for the cards whose data names it (``trigger_spaces`` /
+# ``trigger_where`` in data/cards_1e.yaml): the remembered space it is judged on, per timing — the space battled,
+# the space of the piece just built or recruited, the space of the piece battled (card rules 5)
+TRIGGER_SPACE_OF = {"when_you_battle_land": "battled", "when_you_play_land_battle": "battled",
+                    "when_you_battle_sea": "battled", "when_you_build_army": "placed",
+                    "when_you_play_build_army": "placed", "when_you_build_navy": "placed",
+                    "when_axis_builds_or_recruits_army": "placed", "when_allies_build_or_recruit_navy": "placed",
+                    "when_axis_army_battled": "hit"}
+TRIGGER_WHERE = (None, "in_or_adjacent_to_spaces", "adjacent_to_own_piece")  # the trigger_where tokens judged
+
+
+def trigger_where_holds(board, position, card, country, space) -> bool:
+    """Did the card's trigger happen where its text says (``space``: where it happened; None: not known)?
+    ``trigger_spaces`` alone: in one of them; ``in_or_adjacent_to_spaces``: in or bordering one of them
+    («Распутица»); ``adjacent_to_own_piece``: bordering an army or navy of the card's country («Камикадзе»)."""
+    fixed, where = list(card.trigger_spaces), card.trigger_where
+    if not fixed and where is None:
+        return True
+    if space is None or where not in TRIGGER_WHERE:
+        return False
+    team = board.team_of(country)
+    if where == "in_or_adjacent_to_spaces":
+        return space in fixed or space in _neighbours(board, position, team, fixed)
+    if fixed and space not in fixed:
+        return False
+    if where == "adjacent_to_own_piece":
+        own = {p.space for p in position.of_country(country)}
+        return bool(own & _neighbours(board, position, team, [space]))
+    return True
+
+
+def _where_words(board, card) -> tuple[str, str]:
+    """Where the card's trigger must happen, in words (Russian, English)."""
+    ru = ", ".join(f"«{board.spaces[s].ru}»" for s in card.trigger_spaces)
+    en = ", ".join(board.spaces[s].en for s in card.trigger_spaces)
+    if card.trigger_where == "in_or_adjacent_to_spaces":
+        return f"в секторе {ru} или рядом с ним", f"in or next to {en}"
+    if card.trigger_where == "adjacent_to_own_piece":
+        return "рядом с вашей армией или флотом", "next to an army or navy of yours"
+    return f"в одном из секторов: {ru}", f"in one of: {en}"
+
+
+def battle_context(table, card, country, board=None) -> dict | None:
     """What a card used "when you battle a land (sea) space" answers: the last battle of that kind that
     ``country`` fought this turn — by its played card or any card that followed from it (card rules 4: a
     response such as «Транспортировка на эсминцах» may still answer the sea battle after «Внезапная атака»'s
-    land battle, as the rulebook's example 2 does). None: no such battle (or card rules ≤3, or not such a card)."""
+    land battle, as the rulebook's example 2 does); card rules 5 (with ``board``): only a battle where the card
+    says («Наступление в Китае»: China, Szechuan or Southeast Asia). None: no such battle (or card rules ≤3, or
+    not such a card)."""
     domain = _BATTLE_TIMINGS.get(card.timing)
     if domain is None or not table.options.at_least(4):
         return None
     last = table.last or {}
     battles = last.get("battles") or ([{"space": last["battled"], "domain": last.get("domain"), "by": last.get("by")}]
                                       if last.get("battled") else [])
+    where = board is not None and table.options.at_least(5)
     for b in reversed(battles):
-        if b.get("by") == country and b.get("domain") == domain:
+        if b.get("by") == country and b.get("domain") == domain and (
+                not where or trigger_where_holds(board, table.position, card, country, b.get("space"))):
             return {**last, "battled": b["space"], "domain": domain, "by": country}
     return None
 
 
 def _trigger_happened(board, table, card, country) -> bool:
+    """Has the event the card answers happened — from card rules 5 also where the card says?"""
     if card.timing in _BATTLE_TIMINGS and table.options.at_least(4):
-        return battle_context(table, card, country) is not None
+        return battle_context(table, card, country, board) is not None
+    if not _event_happened(board, table, card, country):
+        return False
+    if not table.options.at_least(5):
+        return True
+    remembered = (table.last or {}).get(TRIGGER_SPACE_OF.get(card.timing, "")) or {}
+    return trigger_where_holds(board, table.position, card, country, remembered.get("space"))
+
+
+def _event_happened(board, table, card, country) -> bool:
     last = table.last or {}
     team = board.team_of(country)
     placed = last.get("placed") or {}
@@ -118,6 +176,8 @@ def _trigger_happened(board, table, card, country) -> bool:
         return active == country and table.played not in (None, "discard_unused")
     if t == "discard_phase":
         return active == country and table.phase == "discard"
+    if t == "victory_phase":
+        return active == country and table.phase == "victory"
     if t == "start_of_turn":
         return active == country and table.phase == "play" and not table.played
     return True
@@ -168,9 +228,12 @@ def _cmd_use_card(board, table, cmd) -> Outcome:
     if card.country == country and card.type == "response" and table.cards_of(country).responses > 0 \
             and _copies_left(table, card) <= 0:
         return _copies_refusal(card)
-    if card.country == country and card.timing not in (None, "any_time", "always", "victory_phase",
-                                                       INSTEAD_OF_PLAY) and not _trigger_happened(board, table, card, country):
+    # a victory-step status: from card rules 5 only in its owner's victory step (before: at any time, doing nothing)
+    untimed = (None, "any_time", "always", INSTEAD_OF_PLAY) + (() if table.options.at_least(5) else ("victory_phase",))
+    if card.country == country and card.timing not in untimed and not _trigger_happened(board, table, card, country):
         ru, en = _TRIGGERS.get(card.timing, ("условие карты", "the card's condition"))
+        if table.options.at_least(5) and (card.trigger_spaces or card.trigger_where):
+            ru, en = f"{ru} {_where_words(board, card)[0]}", f"{en} {_where_words(board, card)[1]}"
         return _refused("use.no_trigger", f"«{card.name_ru}» можно использовать, только когда {ru}; этого не было "
                         f"(текст карты; {RULE_USE_RU}).", f"“{card.name_en}” may be used only when {en}; that has "
                         f"not happened (card text; {RULE_USE_EN}).")
@@ -198,7 +261,7 @@ def _cmd_use_card(board, table, cmd) -> Outcome:
             ops.append({"op": "vp", "team": board.team_of(country), "n": hit["vp"]})
     after = apply_ops(table, ops)
     steps = program.compile_card(board, after.position, card, country,
-                                 battle_context(table, card, country) or table.last,
+                                 battle_context(table, card, country, board) or table.last,
                                  alternatives=table.options.new_card_rules, per_piece=table.options.at_least(4))
     notes: list[Reason] = []
     held = table.hold

@@ -201,7 +201,7 @@ def test_a_one_copy_status_cannot_be_in_play_twice():
 
 
 def test_kamikaze_eliminates_the_navy_just_built_and_cannot_be_revealed_twice():
-    pieces = ["united_states army eastern_us", "japan army japan"]
+    pieces = ["united_states army eastern_us", "japan army japan", "japan navy north_sea"]  # next to the new navy
     out = run([play("build_navy", "us_build_navy", space="north_atlantic"), use("japan", "jpn_kamikaze")],
               pieces, active="united_states", cards={"japan": {"responses": ["jpn_kamikaze", "jpn_truk"]}})
     assert out["commands"][1]["applied"], out["commands"][1]["reason"]["en"]

@@ -445,7 +445,7 @@ def test_a_status_discarded_by_a_card_is_one_copy_gone():
 # --- 8. card rules 2: games stored before these changes replay exactly ----------------------------
 
 def test_options_card_rules_are_written_only_for_an_old_game():
-    assert CARD_RULES == 4 and Options().card_rules == CARD_RULES
+    assert CARD_RULES == 5 and Options().card_rules == CARD_RULES
     assert "card_rules" not in Options().to_dict()  # today's table's JSON as before
     assert Options.from_dict(Options(card_rules=3).to_dict()).card_rules == 3
     old = Options(card_rules=2)

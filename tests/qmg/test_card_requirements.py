@@ -1,4 +1,5 @@
-"""Issue 22: every condition in cards_1e.yaml (``requires``, ``count_if.requires``, ``play_requires``) is read by
+"""Issue 22: every condition in cards_1e.yaml (``requires``, ``count_if.requires``, ``play_requires``, and a status's or
+response's ``trigger_spaces`` / ``trigger_where``) is read by
 the engine and can be met: a placeholder resolves to what the card is used on (the protected piece's space, the
 battled space), and a condition met on the table changes what the engine does. «Эсминцы» had a condition that
 named the protected navy's space and was never met: this file would have failed on it."""
@@ -12,6 +13,7 @@ from gameplay.qmg.program import PLACEHOLDERS, compile_card, targets
 from gameplay.qmg.rules import compute_supply
 from gameplay.qmg.state import Piece, Position
 from gameplay.qmg.table import play_condition_refusal
+from gameplay.qmg.window import TRIGGER_SPACE_OF, TRIGGER_WHERE, _trigger_happened
 
 from .helpers import BOARD
 from .test_card_engine_taps import table_of
@@ -94,3 +96,43 @@ def test_a_printed_play_condition_refuses_the_play_when_unmet_and_not_when_met(c
     assert refusal is not None and refusal.reason.code == "play.condition"
     old = replace(t, position=empty, options=replace(t.options, card_rules=3))
     assert play_condition_refusal(BOARD, old, card, card.country) is None  # card rules ≤3: no such check
+
+
+# the event each timing answers, happened in ``space`` (what the table remembers of it: ``Table.last``)
+_EVENTS = {
+    "when_you_battle_land": lambda owner, space: {"battled": space, "domain": "land", "by": owner,
+                                                  "battles": [{"space": space, "domain": "land", "by": owner}]},
+    "when_axis_army_battled": lambda owner, space: {"battled": space, "domain": "land", "by": "united_kingdom",
+                                                    "hit": {"country": "germany", "kind": "army", "space": space}},
+    "when_axis_builds_or_recruits_army": lambda owner, space: {
+        "placed": {"country": "germany", "kind": "army", "space": space, "how": "build"}, "by": "germany"},
+    "when_allies_build_or_recruit_navy": lambda owner, space: {
+        "placed": {"country": "united_states", "kind": "navy", "space": space, "how": "build"}, "by": "united_states"},
+}
+TRIGGERED_WHERE = [card for card in CAT if card.trigger_spaces or card.trigger_where]
+
+
+def test_the_trigger_places_are_found():
+    assert {c.id for c in TRIGGERED_WHERE} == {"ger_atlantic_wall", "uk_loyal_to_the_crown", "jpn_china_offensive",
+                                              "jpn_fall_of_singapore", "jpn_kamikaze", "su_rasputitsa"}
+
+
+@pytest.mark.parametrize("card", TRIGGERED_WHERE, ids=[c.id for c in TRIGGERED_WHERE])
+def test_every_trigger_place_is_evaluated(card):
+    """A card whose data says where its trigger must happen is refused when it happened elsewhere (card rules 5) —
+    a trigger key the engine never reads fails here; card rules 4 keep the old answer (the place not checked)."""
+    assert card.timing in TRIGGER_SPACE_OF, f"{card.id}: the engine does not know where a {card.timing} happens"
+    assert card.trigger_where in TRIGGER_WHERE, f"{card.id}: trigger_where {card.trigger_where} is never evaluated"
+    assert card.timing in _EVENTS, f"{card.id}: add an event for {card.timing} to this test"
+    t = table_of()
+    land = card.timing != "when_allies_build_or_recruit_navy"
+    answers = {}
+    for space in sorted(BOARD.spaces):
+        if BOARD.spaces[space].is_land != land:
+            continue
+        at = replace(t, last=_EVENTS[card.timing](card.country, space))
+        answers[space] = _trigger_happened(BOARD, at, card, card.country)
+        old = replace(at, options=replace(at.options, card_rules=4))
+        assert _trigger_happened(BOARD, old, card, card.country), f"{card.id} in {space}: card rules 4 changed"
+    assert any(answers.values()) and not all(answers.values()), f"{card.id}: the trigger place changes nothing"
+    assert all(answers[space] for space in card.trigger_spaces), card.id  # the named spaces themselves answer
