@@ -117,8 +117,14 @@ def snap(page, name, shot):
 
 
 def use_card(page):
-    """The phone's «Use a status or reveal a response» panel (open at once while its side answers)."""
+    """The phone's «Use a status or reveal a response» panel (folded; its private list of face-down responses
+    is there while no answer window is its side's)."""
     return page.locator("details.use-card")
+
+
+def answer_window(page):
+    """While its side answers, the phone's reveal buttons and «Пас» are in the decision bar."""
+    return page.locator(".decision-bar section.window")
 
 
 def test_rulebook_example_2_on_the_phones(live_server, new_context, shot):
@@ -151,9 +157,9 @@ def test_rulebook_example_2_on_the_phones(live_server, new_context, shot):
     # 2. the UK's phone: the window is the Allies'; reveal «Эсминцы» from its own private list
     taps.step("Великобритания: «Эсминцы»")
     expect(uk.locator("section.card.window")).to_contain_text("отвечает Коалиция", timeout=6000)
-    expect(use_card(uk)).to_have_attribute("open", "")
+    expect(answer_window(uk).locator("button.reveal").first).to_be_visible()
     look_at(uk, "south_china_sea")
-    taps.tap(use_card(uk).locator("button.reveal", has_text="Эсминцы"))
+    taps.tap(answer_window(uk).locator("button.reveal", has_text="Эсминцы"))
     flash(uk, "Эсминцы")
     see_pieces(uk, "south_china_sea", UK_NAVY)
     expect(use_card(uk).locator("button.reveal")).to_have_text(["Верность короне"])  # one left, still private
@@ -162,8 +168,8 @@ def test_rulebook_example_2_on_the_phones(live_server, new_context, shot):
     # 3. Japan's phone: the window is the Axis' now; reveal «Внезапная атака»
     taps.step("Япония: «Внезапная атака»")
     expect(japan.locator("section.card.window")).to_contain_text("отвечает Ось", timeout=6000)
-    expect(use_card(japan)).to_have_attribute("open", "")
-    taps.tap(use_card(japan).locator("button.reveal", has_text="Внезапная атака"))
+    expect(answer_window(japan).locator("button.reveal").first).to_be_visible()
+    taps.tap(answer_window(japan).locator("button.reveal", has_text="Внезапная атака"))
     flash(japan, "Внезапная атака")
 
     # 4. the card's sea battle: the Bay of Bengal, one tap on the offered choice; both sides pass
@@ -208,9 +214,9 @@ def test_rulebook_example_2_on_the_phones(live_server, new_context, shot):
     # 7. the UK's phone reveals «Верность короне»: the army just built in India is eliminated
     taps.step("Великобритания: «Верность короне»")
     expect(uk.locator("section.card.window")).to_contain_text("отвечает Коалиция", timeout=6000)
-    expect(use_card(uk)).to_have_attribute("open", "")
+    expect(answer_window(uk).locator("button.reveal").first).to_be_visible()
     look_at(uk, "india")
-    taps.tap(use_card(uk).locator("button.reveal", has_text="Верность короне"))
+    taps.tap(answer_window(uk).locator("button.reveal", has_text="Верность короне"))
     flash(uk, "Верность короне")
     flash(uk, "Уничтожена фишка страны Япония")
     see_pieces(uk, "india", [])
