@@ -211,6 +211,10 @@ def test_a_build_turn_without_scrolling(live_server, new_context):
     if not MEASURE:
         assert germany.turns[0][1] == 3
         check(germany.page, "the decision bar at 360 px after a build turn")
+        # the cards table fits the phone: no column cut off, nothing to scroll sideways
+        table = germany.page.locator("section.cards-table")
+        assert table.evaluate("(el) => el.scrollWidth <= el.clientWidth"), table.evaluate(
+            "(el) => [el.scrollWidth, el.clientWidth]")
 
 
 def test_a_battle_answered_by_stalingrad_from_the_defenders_phone(live_server, new_context):
