@@ -18,6 +18,7 @@ face-down responses are recorded as the app records them on its owner's phone: a
 «response» on the owner's seat (``after_submit``), since this position allows no face-down play in the UI.
 """
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -250,6 +251,12 @@ def test_rulebook_example_2_on_the_phones(live_server, new_context, shot):
 
 
 def _visible(locator):
-    """The one visible element of a locator (a form may also be rendered in a hidden copy)."""
+    """The one visible element of a locator (a form may also be rendered in a hidden copy), once its phone shows
+    the game's newest version (another phone's move arrives by the poll; a tap on an older page is refused as
+    stale)."""
+    page = locator.page
+    game = Game.objects.get(pk=int(re.search(r"/g/(\d+)/", page.url).group(1))) if "/g/" in page.url else None
+    if game is not None:
+        expect(page.locator(f'#game[data-version="{game.version}"]')).to_have_count(1, timeout=8000)
     expect(locator.first).to_be_visible(timeout=6000)
     return locator.first
