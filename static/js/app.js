@@ -2,6 +2,10 @@
  *
  * - htmx swaps keep the page's scroll: the answer to a tap is pinned at the top (core/_shell.html),
  *   so the page never jumps to the history.
+ * - The decision bar (QMG, templates/qmg/_decision_bar.html): html.js-bar pins it to the bottom of the
+ *   screen; the answer to a tap made in it (or on the map) appears in it; the page's bottom padding, its
+ *   scroll-padding-bottom and the map's height follow the bar's height (CSS variables set through the
+ *   CSSOM: --bar-h, --map-top, --pinned-h, and on a landscape tablet --bar-left/--bar-width, the panel's).
  * - Whatever is scrolled into view (a focused field, a button a finger or a test is about to tap)
  *   comes out below the pinned bar, not under it: the page's scroll-padding-top is the bar's height.
  * - An old error goes away as soon as the player changes the form or taps another space.
@@ -20,6 +24,7 @@
 
   var savedY = null;
   var tappedTop = null;  // where on the screen the tapped form was: its answer goes there
+  var tappedInBar = false;  // the tap was a decision of the bar: its answer goes into the bar
   function restore() {
     if (savedY !== null && Math.abs(window.scrollY - savedY) > 1) { window.scrollTo(0, savedY); }
   }
@@ -29,6 +34,7 @@
     if (!form || !form.closest("#game")) { return; }  // the poll's requests are not taps
     var button = form.querySelector("button[type=submit]") || form;
     tappedTop = button.getBoundingClientRect().top;
+    tappedInBar = !!form.closest(".decision-bar");
   });
   document.addEventListener("htmx:beforeSwap", function () { savedY = window.scrollY; });
 
@@ -49,6 +55,14 @@
     var flash = document.querySelector("#game .pinned .flash");
     var pinned = document.querySelector("#game .pinned");
     if (!flash || tappedTop === null || !pinned) { return; }
+    var inBar = tappedInBar ? document.querySelector("#game .decision-bar .bar-answer") : null;
+    if (inBar) {  // the bar holds the decision and its answer: nothing moves, nothing scrolls
+      inBar.appendChild(flash);
+      flash.classList.add("flash-here");
+      restore();
+      fitBar();
+      return;
+    }
     var home = flash.nextSibling;
     flash.parentNode.removeChild(flash);  // the page as it was before the tap, scroll restored
     restore();
@@ -70,8 +84,9 @@
     if (!elt || !elt.closest || !elt.closest("form")) { return; }  // a refresh by the poll: not the tap's answer
     placeAnswer();
     tappedTop = null;
+    tappedInBar = false;
   });
-  document.addEventListener("htmx:afterSettle", function () { restore(); savedY = null; padPinned(); });
+  document.addEventListener("htmx:afterSettle", function () { restore(); savedY = null; padPinned(); fitBar(); });
 
   // The pinned bar (sticky, opaque) hides what is under it: a button scrolled "into view" right
   // under it cannot be tapped, and the browser scrolls again on the tap (the page jumps). Set
@@ -79,18 +94,59 @@
   function padPinned() {
     var pinned = document.querySelector("#game .pinned");
     var root = document.documentElement.style;
-    if (pinned) { root.setProperty("scroll-padding-top", Math.ceil(pinned.getBoundingClientRect().height) + 8 + "px"); } else { root.removeProperty("scroll-padding-top"); }
+    if (pinned) {
+      var h = Math.ceil(pinned.getBoundingClientRect().height);
+      root.setProperty("scroll-padding-top", h + 8 + "px");
+      root.setProperty("--pinned-h", h + "px");
+    } else { root.removeProperty("scroll-padding-top"); }
   }
   window.addEventListener("resize", padPinned);
 
+  // The decision bar: fixed at the bottom (CSS, html.js-bar); the page and the map make room for it.
+  var barSizes = "";
+  function fitBar() {
+    var html = document.documentElement, root = html.style;
+    var bar = document.querySelector("#game .decision-bar");
+    if (!bar) {
+      if (html.classList.contains("js-bar")) {
+        html.classList.remove("js-bar");
+        ["--bar-h", "--map-top", "--bar-left", "--bar-width", "scroll-padding-bottom"].forEach(function (n) { root.removeProperty(n); });
+      }
+      return;
+    }
+    html.classList.add("js-bar");
+    var side = document.querySelector("#game .col-side");
+    if (side) {
+      var r = side.getBoundingClientRect();
+      root.setProperty("--bar-left", Math.round(r.left) + "px");
+      root.setProperty("--bar-width", Math.round(r.width) + "px");
+    }
+    var h = Math.ceil(bar.getBoundingClientRect().height);
+    root.setProperty("--bar-h", h + "px");
+    root.setProperty("scroll-padding-bottom", h + 8 + "px");
+    var map = document.querySelector("#game .board-viewport");
+    var top = map ? Math.round(map.getBoundingClientRect().top + window.scrollY) : 0;
+    if (map) { root.setProperty("--map-top", top + "px"); }
+    var sizes = [h, top, window.innerWidth, window.innerHeight].join(" ");
+    if (sizes !== barSizes) {  // the map's box changed: static/js/board.js follows a resize
+      barSizes = sizes;
+      window.dispatchEvent(new Event("resize"));
+    }
+  }
+  window.addEventListener("resize", fitBar);
+  document.addEventListener("toggle", function (e) {  // a <details> opened or closed in the bar
+    if (e.target && e.target.closest && e.target.closest(".decision-bar")) { fitBar(); }
+  }, true);
+
   document.addEventListener("click", function (e) {
     var close = e.target && e.target.closest ? e.target.closest(".flash-close") : null;
-    if (close && close.parentNode) { close.parentNode.parentNode.removeChild(close.parentNode); padPinned(); }
+    if (close && close.parentNode) { close.parentNode.parentNode.removeChild(close.parentNode); padPinned(); fitBar(); }
   });
 
   function clearErrors() {  // the answer to the last tap goes once the player starts the next one
     var old = document.querySelectorAll("#game .flash");
     for (var i = 0; i < old.length; i++) { old[i].parentNode.removeChild(old[i]); }
+    if (old.length) { fitBar(); }
   }
 
   function cardTypeSelect(form) {
@@ -200,6 +256,7 @@
     var forms = document.querySelectorAll("form.new-game");
     for (var i = 0; i < forms.length; i++) { newGameForm(forms[i]); }
     padPinned();
+    fitBar();
   }
   document.addEventListener("change", function (e) {
     var form = e.target && e.target.form;

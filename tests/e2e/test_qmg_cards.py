@@ -80,10 +80,8 @@ def test_stalingrad_revealed_from_the_defenders_phone(live_server, new_context, 
 
     # the defender's phone: the window is the Allies'; reveal Stalingrad
     expect(allies.locator("section.card.window")).to_be_visible()
-    use = allies.locator("details.use-card")
-    if use.get_attribute("open") is None:
-        use.locator("summary").click()
-    use.locator("button.reveal", has_text="Сталинград").click()  # one tap on the owner's private list
+    # one tap on the owner's private list, in the decision bar while its side answers
+    allies.locator(".decision-bar section.window button.reveal", has_text="Сталинград").click()
     expect(allies.locator(".flash-success")).to_contain_text("Сталинград")
     shot(allies, "qmg-cards-01-stalingrad")
     game = Game.objects.get(pk=game.pk)

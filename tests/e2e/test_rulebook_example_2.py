@@ -18,6 +18,7 @@ face-down responses are recorded as the app records them on its owner's phone: a
 «response» on the owner's seat (``after_submit``), since this position allows no face-down play in the UI.
 """
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -117,8 +118,14 @@ def snap(page, name, shot):
 
 
 def use_card(page):
-    """The phone's «Use a status or reveal a response» panel (open at once while its side answers)."""
+    """The phone's «Use a status or reveal a response» panel (folded; its private list of face-down responses
+    is there while no answer window is its side's)."""
     return page.locator("details.use-card")
+
+
+def answer_window(page):
+    """While its side answers, the phone's reveal buttons and «Пас» are in the decision bar."""
+    return page.locator(".decision-bar section.window")
 
 
 def test_rulebook_example_2_on_the_phones(live_server, new_context, shot):
@@ -151,9 +158,9 @@ def test_rulebook_example_2_on_the_phones(live_server, new_context, shot):
     # 2. the UK's phone: the window is the Allies'; reveal «Эсминцы» from its own private list
     taps.step("Великобритания: «Эсминцы»")
     expect(uk.locator("section.card.window")).to_contain_text("отвечает Коалиция", timeout=6000)
-    expect(use_card(uk)).to_have_attribute("open", "")
+    expect(answer_window(uk).locator("button.reveal").first).to_be_visible()
     look_at(uk, "south_china_sea")
-    taps.tap(use_card(uk).locator("button.reveal", has_text="Эсминцы"))
+    taps.tap(answer_window(uk).locator("button.reveal", has_text="Эсминцы"))
     flash(uk, "Эсминцы")
     see_pieces(uk, "south_china_sea", UK_NAVY)
     expect(use_card(uk).locator("button.reveal")).to_have_text(["Верность короне"])  # one left, still private
@@ -162,8 +169,8 @@ def test_rulebook_example_2_on_the_phones(live_server, new_context, shot):
     # 3. Japan's phone: the window is the Axis' now; reveal «Внезапная атака»
     taps.step("Япония: «Внезапная атака»")
     expect(japan.locator("section.card.window")).to_contain_text("отвечает Ось", timeout=6000)
-    expect(use_card(japan)).to_have_attribute("open", "")
-    taps.tap(use_card(japan).locator("button.reveal", has_text="Внезапная атака"))
+    expect(answer_window(japan).locator("button.reveal").first).to_be_visible()
+    taps.tap(answer_window(japan).locator("button.reveal", has_text="Внезапная атака"))
     flash(japan, "Внезапная атака")
 
     # 4. the card's sea battle: the Bay of Bengal, one tap on the offered choice; both sides pass
@@ -208,9 +215,9 @@ def test_rulebook_example_2_on_the_phones(live_server, new_context, shot):
     # 7. the UK's phone reveals «Верность короне»: the army just built in India is eliminated
     taps.step("Великобритания: «Верность короне»")
     expect(uk.locator("section.card.window")).to_contain_text("отвечает Коалиция", timeout=6000)
-    expect(use_card(uk)).to_have_attribute("open", "")
+    expect(answer_window(uk).locator("button.reveal").first).to_be_visible()
     look_at(uk, "india")
-    taps.tap(use_card(uk).locator("button.reveal", has_text="Верность короне"))
+    taps.tap(answer_window(uk).locator("button.reveal", has_text="Верность короне"))
     flash(uk, "Верность короне")
     flash(uk, "Уничтожена фишка страны Япония")
     see_pieces(uk, "india", [])
@@ -244,6 +251,12 @@ def test_rulebook_example_2_on_the_phones(live_server, new_context, shot):
 
 
 def _visible(locator):
-    """The one visible element of a locator (a form may also be rendered in a hidden copy)."""
+    """The one visible element of a locator (a form may also be rendered in a hidden copy), once its phone shows
+    the game's newest version (another phone's move arrives by the poll; a tap on an older page is refused as
+    stale)."""
+    page = locator.page
+    game = Game.objects.get(pk=int(re.search(r"/g/(\d+)/", page.url).group(1))) if "/g/" in page.url else None
+    if game is not None:
+        expect(page.locator(f'#game[data-version="{game.version}"]')).to_have_count(1, timeout=8000)
     expect(locator.first).to_be_visible(timeout=6000)
     return locator.first

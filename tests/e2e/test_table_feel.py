@@ -1,6 +1,7 @@
 """The table's feel on six phones (360 px): a full QMG round where every build turn is three taps
 (the space, «Сыграть карту», «Закончить ход»), each answer is seen where the eye is without
-scrolling, the page keeps its scroll, and another player's «Пас» never bounces the active phone."""
+scrolling — in the decision bar at the bottom of the screen, where the tapped button was (issue 23) —,
+the page keeps its scroll, and another player's «Пас» never bounces the active phone."""
 import re
 
 import pytest
@@ -83,10 +84,10 @@ def test_a_full_round_on_six_phones_three_taps_per_build_turn(live_server, new_c
         expect(phone.locator("section.stepper select[name=space]")).to_have_value(space)
 
         play = phone.locator("section.stepper form:has(input[value=play_card]) button[type=submit]")
-        play.scroll_into_view_if_needed()
+        assert in_viewport(phone, play), "«Сыграть карту» is not on the screen (the decision bar)"
         before = scroll_y(phone)
         taps.tap(play)
-        flash = phone.locator(".flash-success")
+        flash = phone.locator(".decision-bar .flash-success")  # the answer is in the bar, where the eye is
         expect(flash).to_contain_text(re.compile("[Сс]ыграна карта"))
         assert in_viewport(phone, flash), "the answer to «Сыграть» is not on the screen"
         if number == 1:  # what the UK's phone shows right after the tap (the viewport, not the whole page)
@@ -98,17 +99,17 @@ def test_a_full_round_on_six_phones_three_taps_per_build_turn(live_server, new_c
             # version before the pass (its poll stopped); Germany's next tap must not be bounced
             phone.evaluate("document.querySelectorAll('.poll').forEach(function (p) { p.remove(); })")
             uk = phones["united_kingdom"]
-            uk_pass = uk.locator("section.window form:has(input[value=pass]) button[type=submit]")
+            uk_pass = uk.locator(".decision-bar section.window form:has(input[value=pass]) button[type=submit]")
             expect(uk_pass).to_be_visible(timeout=5000)
             uk_pass.click()
             expect(uk.locator(".flash-success")).to_be_visible()
             assert Event.objects.filter(game=game, command__type="pass").count() == 1
 
         finish = phone.locator("form.finish-turn button[type=submit]")
-        finish.scroll_into_view_if_needed()
+        assert in_viewport(phone, finish), "«Закончить ход» is not on the screen (the decision bar)"
         before = scroll_y(phone)
         taps.tap(finish)
-        flash = phone.locator(".flash-success")
+        flash = phone.locator(".decision-bar .flash-success")
         expect(flash.locator(".flash-steps li")).to_have_count(5)  # end of play, supply, VP, discard, draw
         expect(flash).to_contain_text(NAMES[country])
         assert in_viewport(phone, flash), "the answer to «Закончить ход» is not on the screen"
@@ -138,10 +139,10 @@ def test_an_illegal_tap_answers_on_screen_and_the_old_error_goes_with_the_next_s
     phone.goto(live_server.url + "/" + url.split("/", 3)[3])
     phone.locator('g.space[data-space="russia"]').first.dispatch_event("click")
     play = phone.locator("section.stepper form:has(input[value=play_card]) button[type=submit]")
-    play.scroll_into_view_if_needed()
+    assert in_viewport(phone, play)  # in the decision bar: no scroll to reach it
     before = scroll_y(phone)
     play.click()
-    error = phone.locator(".flash-error")
+    error = phone.locator(".decision-bar .flash-error")  # a refusal is answered in the bar too
     expect(error).to_contain_text("Создать армию можно только рядом")
     assert in_viewport(phone, error) and kept(phone, before)
     # a new selection clears the old error

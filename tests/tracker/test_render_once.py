@@ -53,8 +53,17 @@ def assert_same_pages(game, monkeypatch):
     return slotted
 
 
+def bar(html: str) -> str:
+    """The decision bar of a page (issue 23): a slot of its own, the viewer's current decision."""
+    return html[html.index('<section class="decision-bar"'):][:6000]
+
+
 def test_every_viewer_sees_exactly_the_plain_page_in_a_plain_turn(game6, monkeypatch):  # noqa: F811
-    assert_same_pages(game6, monkeypatch)
+    first = assert_same_pages(game6, monkeypatch)
+    # the bar is per viewer: the active seat's holds the play form, the others' whom they wait for
+    assert 'name="command" value="play_card"' in bar(first["seat 1"])
+    assert 'value="play_card"' not in first["spectator"] and "Ждём ход: Германия" in bar(first["spectator"])
+    assert "Ждём ход: Германия" in bar(first["seat 2"])
     germany = seat(Client(), game6, 1)
     assert post(germany, game6, "play_card", card_type="build_army", space="eastern_europe").status_code == 200
     assert_same_pages(game6, monkeypatch)

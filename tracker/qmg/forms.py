@@ -187,7 +187,8 @@ def find_card(text: str, country: str | None, types=None):
 class PlayCardForm(VersionForm):
     card = forms.CharField(label=_("Card by name (optional)"), required=False, max_length=120,
                            help_text=_("Type a few letters of the card's Russian or English name."),
-                           widget=forms.TextInput(attrs={"list": "deck-cards", "autocomplete": "off"}))
+                           widget=forms.TextInput(attrs={"list": "deck-cards", "autocomplete": "off",
+                                                         "placeholder": _("…or the card's name")}))
     card_type = ChoiceField(label=_("Card type"))
     space = ChoiceField(label=_("Target space"), required=False)
     target_country = ChoiceField(label=_("Whose piece (if several)"), required=False)

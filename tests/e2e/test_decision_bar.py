@@ -1,0 +1,299 @@
+"""Issue 23: a whole turn on one screen. The decision bar at the bottom of a 360×640 phone holds the current
+decision (the selected space and card, «Сыграть карту», «Закончить ход», a card step's choices, a response
+window's reveal buttons and «Пас», «ждём: …»), the map stays in view above it and each answer appears in it.
+
+Every tap goes through ``Phone.tap``: before it, the element tapped must be on the screen and really under the
+finger (``document.elementFromPoint`` at its centre hits it: not under the bar, not clipped by the map's
+frame), and the page must not have scrolled. Taps and scrolls are printed per turn. With ``BAR_MEASURE=1``
+the test does not fail on a needed scroll: it scrolls (as a player would), counts it and goes on — how the
+numbers before the bar were measured."""
+import os
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from gameplay.qmg.seating import DEFAULT_SEATING
+from tracker.core import log
+from tracker.models import Game, Piece, PrivateNote
+from tracker.qmg.views import create_game
+
+from .conftest import ARTIFACTS
+from .test_accessibility import check
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+PHONE = {"width": 360, "height": 640}
+TABLET = {"width": 1024, "height": 768}
+MEASURE = os.environ.get("BAR_MEASURE") == "1"
+HOST = log.Actor(is_host=True)
+TURN_END = [{"type": "end_play"}, {"type": "supply"}, {"type": "score"}, {"type": "discard", "n": 0},
+            {"type": "draw"}]
+
+UNDER_FINGER = """(el) => {
+    const r = el.getBoundingClientRect();
+    if (!r.width || !r.height) return {ok: false, why: "not shown"};
+    const x = r.left + r.width / 2, y = r.top + Math.min(r.height, 80) / 2;
+    if (r.top < 0 || y > window.innerHeight || x < 0 || x > window.innerWidth)
+        return {ok: false, why: "off the screen", top: r.top, height: window.innerHeight};
+    const hit = document.elementFromPoint(x, y);
+    return {ok: !!hit && (el === hit || el.contains(hit) || (el.tagName === "LABEL" && el.control === hit)),
+            why: hit ? "covered by " + hit.tagName + "." + hit.getAttribute("class") : "nothing there",
+            x: x, y: y};
+}"""
+
+
+class Phone:
+    """One phone's page, with its taps and scrolls counted per turn."""
+
+    def __init__(self, page, name):
+        self.page, self.name = page, name
+        self.turns: list[list] = []
+
+    def turn(self, title):
+        self.turns.append([title, 0, 0])
+
+    def scroll_y(self):
+        return self.page.evaluate("window.scrollY")
+
+    def _reachable(self, locator):
+        expect(locator).to_be_visible()
+        where = locator.evaluate(UNDER_FINGER)
+        if where["ok"]:
+            return where
+        if not MEASURE:
+            raise AssertionError(f"{self.name}: {locator} is not under the finger without scrolling: {where}")
+        self.turns[-1][2] += 1  # a player scrolls to it
+        locator.scroll_into_view_if_needed()
+        where = locator.evaluate(UNDER_FINGER)
+        if not where["ok"]:  # still covered (e.g. by a sticky bar): scroll it to the middle
+            locator.evaluate("(el) => el.scrollIntoView({block: 'center'})")
+            where = locator.evaluate(UNDER_FINGER)
+        assert where["ok"], where
+        return where
+
+    def _before(self):
+        y = self.scroll_y()
+        if not MEASURE:
+            assert y == 0, f"{self.name}: the page is scrolled ({y} px)"
+
+    def tap(self, locator):
+        self._before()
+        where = self._reachable(locator)
+        self.turns[-1][1] += 1
+        self.page.mouse.click(where["x"], where["y"])  # exactly where a finger lands: nothing scrolls first
+
+    def choose(self, locator, value):
+        self._before()
+        self._reachable(locator)
+        self.turns[-1][1] += 1
+        locator.select_option(value)
+
+    def type(self, locator, text):
+        self._before()
+        self._reachable(locator)
+        self.turns[-1][1] += 1
+        locator.fill(text)
+
+    def settled(self):
+        expect(self.page.locator("#game.htmx-settling, #game.htmx-request")).to_have_count(0)
+        if not MEASURE:
+            assert self.scroll_y() == 0, f"{self.name}: the answer scrolled the page"
+
+    def report(self):
+        for title, taps, scrolls in self.turns:
+            print(f"{self.name}: {title}: taps {taps}, scrolls {scrolls}")
+        if not MEASURE:
+            assert all(scrolls == 0 for _t, _n, scrolls in self.turns), self.turns
+
+
+def screen(page, name):
+    """What the phone's screen shows (the viewport, with the bar where it is), in test-artifacts/."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+
+
+def space(page, space_id):
+    return page.locator(f'svg.board-svg g.space[data-space="{space_id}"] .shape').first
+
+
+def answer(page):
+    """The answer to the last tap: in the decision bar (before it: wherever the page put it)."""
+    return page.locator(".flash").first
+
+
+def on_screen(page, locator):
+    box = locator.bounding_box()
+    return box is not None and box["y"] >= 0 and box["y"] + min(box["height"], 60) <= page.viewport_size["height"]
+
+
+def caught_up(page, game):
+    """Wait until the phone shows the game's newest version (another phone's move arrives by the live table)."""
+    game.refresh_from_db()
+    expect(page.locator(f'#game[data-version="{game.version}"]')).to_have_count(1, timeout=8000)
+
+
+def join(new_context, live_server, game, number, viewport=PHONE):
+    seat = game.seats.get(number=number)
+    page = new_context(viewport=viewport).new_page()
+    page.goto(live_server.url + f"/join/{seat.token}/")
+    expect(page.locator(".whoami")).to_be_visible()
+    return page
+
+
+def submit(game, command, actor=HOST):
+    game.refresh_from_db()
+    result = log.submit(game.pk, game.version, actor, command)
+    assert result.applied, (command, result.reason)
+    return result
+
+
+def _turn(game, play, answer_by=()):
+    submit(game, play)
+    for country in answer_by:
+        submit(game, {"type": "pass", "country": country})
+    for cmd in TURN_END:
+        submit(game, cmd)
+
+
+def stalingrad_face_down(game):
+    """Round 3 of a two-player game: the USSR holds «Сталинград» face down and an army in Ukraine (the setup of
+    tests/e2e/test_qmg_cards.py, through the same write path as the web forms)."""
+    discard = {"type": "play_card", "card_type": "discard_unused"}
+    _turn(game, {"type": "play_card", "card_type": "build_army", "space": "eastern_europe"})
+    _turn(game, discard)
+    _turn(game, discard)
+    allies_seat = next(s for s in game.seats.all() if "soviet_union" in s.countries)
+    submit(game, {"type": "play_card", "card_type": "response", "country": "soviet_union"}, log.Actor(seat=allies_seat))
+    PrivateNote.objects.create(game=game, seat=allies_seat, country="soviet_union", kind=PrivateNote.RESPONSE,
+                               card_id="su_stalingrad")
+    submit(game, {"type": "pass", "country": "germany"})
+    submit(game, {"type": "pass", "country": "united_kingdom"})
+    for cmd in TURN_END:
+        submit(game, cmd)
+    _turn(game, discard, answer_by=("united_kingdom", "italy"))
+    _turn(game, discard)
+    _turn(game, discard, answer_by=("united_kingdom", "germany"))
+    _turn(game, discard)
+    _turn(game, discard, answer_by=("united_kingdom", "japan"))
+    _turn(game, {"type": "play_card", "card_type": "build_army", "space": "ukraine"})
+    _turn(game, discard, answer_by=("united_kingdom", "italy"))
+    _turn(game, discard)
+    game.refresh_from_db()
+    assert Piece.objects.filter(game=game, country="soviet_union", space="ukraine").exists()
+
+
+def two_players(name):
+    return create_game(name, list(zip(["Ось", "Союзники"], DEFAULT_SEATING[2])), {})
+
+
+def test_a_build_turn_without_scrolling(live_server, new_context):
+    game = two_players("Строим")
+    germany = Phone(join(new_context, live_server, game, 1), "Германия")
+    germany.turn("build turn")
+    germany.tap(space(germany.page, "eastern_europe"))
+    expect(germany.page.locator("select[name=space]").first).to_have_value("eastern_europe")
+    if not MEASURE:
+        expect(germany.page.locator(".decision-bar")).to_contain_text("Восточная Европа")
+    germany.tap(germany.page.get_by_role("button", name="Сыграть карту"))
+    expect(answer(germany.page)).to_contain_text(re.compile("[Сс]ыграна карта"))
+    germany.settled()
+    assert on_screen(germany.page, answer(germany.page)), "the answer to «Сыграть карту» is not on the screen"
+    germany.tap(germany.page.get_by_role("button", name="Закончить ход"))
+    expect(answer(germany.page).locator(".flash-steps li")).to_have_count(5)
+    germany.settled()
+    assert on_screen(germany.page, answer(germany.page)), "the answer to «Закончить ход» is not on the screen"
+    if not MEASURE:
+        expect(germany.page.locator(".decision-bar")).to_contain_text(re.compile("[Жж]дём"))
+    assert Piece.objects.filter(game=game, country="germany", space="eastern_europe").exists()
+    screen(germany.page, "decision-bar-build-360")
+    germany.report()
+    if not MEASURE:
+        assert germany.turns[0][1] == 3
+        check(germany.page, "the decision bar at 360 px after a build turn")
+        # the cards table fits the phone: no column cut off, nothing to scroll sideways
+        table = germany.page.locator("section.cards-table")
+        assert table.evaluate("(el) => el.scrollWidth <= el.clientWidth"), table.evaluate(
+            "(el) => [el.scrollWidth, el.clientWidth]")
+
+
+def test_a_battle_answered_by_stalingrad_from_the_defenders_phone(live_server, new_context):
+    game = two_players("Сталинград у бара")
+    stalingrad_face_down(game)
+    axis = Phone(join(new_context, live_server, game, 1), "Германия")
+    allies = Phone(join(new_context, live_server, game, 2), "СССР")
+    axis.turn("battle")
+    axis.choose(axis.page.locator("select[name=card_type]").first, "land_battle")
+    axis.tap(space(axis.page, "ukraine"))
+    expect(axis.page.locator("select[name=space]").first).to_have_value("ukraine")
+    axis.tap(axis.page.get_by_role("button", name="Сыграть карту"))
+    expect(answer(axis.page)).to_contain_text("ждёт ответа")
+    axis.settled()
+    assert on_screen(axis.page, answer(axis.page))
+
+    allies.turn("response window")
+    caught_up(allies.page, game)
+    reveal = allies.page.locator("button.reveal", has_text="Сталинград").first
+    if MEASURE and not reveal.is_visible():
+        allies.tap(allies.page.locator("details.use-card > summary"))
+    allies.tap(reveal)
+    expect(answer(allies.page)).to_contain_text("Сталинград")
+    allies.settled()
+    assert on_screen(allies.page, answer(allies.page))
+    screen(allies.page, "decision-bar-battle-response-360")
+    if not MEASURE:
+        check(allies.page, "the decision bar at 360 px after a reveal")
+
+    caught_up(axis.page, game)
+    finish = axis.page.get_by_role("button", name="Закончить ход")
+    axis.tap(finish)
+    expect(answer(axis.page).locator(".flash-steps li")).to_have_count(5)  # the turn passed to the UK
+    axis.settled()
+    assert Piece.objects.filter(game=game, country="soviet_union", space="ukraine").exists()
+    axis.report()
+    allies.report()
+
+
+def test_an_event_with_a_map_choice(live_server, new_context):
+    """«Принудительный призыв»: the card named (typed, the datalist helps), played, its recruit target tapped
+    on the map where the engine's legal spaces are outlined, the turn finished."""
+    game = two_players("Призыв у бара")
+    germany = Phone(join(new_context, live_server, game, 1), "Германия")
+    germany.turn("event with a map choice")
+    germany.type(germany.page.locator("input[name=card]").first, "Принудительный призыв")
+    germany.tap(germany.page.get_by_role("button", name="Сыграть карту"))
+    expect(germany.page.locator("#card-steps")).to_be_visible()
+    germany.settled()
+    expect(germany.page.locator("svg.board-svg g.space.target").first).to_be_attached()
+    screen(germany.page, "decision-bar-event-step-360")
+    germany.tap(space(germany.page, "balkans"))
+    expect(answer(germany.page)).to_contain_text("найм")  # «Можно: при найме снабжение не требуется…»
+    expect(germany.page.locator('g.space[data-space="balkans"]').first).to_have_attribute(
+        "data-pieces", re.compile("germany"))  # the map shows the new army
+    germany.settled()
+    assert Piece.objects.filter(game=game, country="germany", kind="army", space="balkans").exists()
+    screen(germany.page, "decision-bar-event-map-360")  # the army recruited by a tap on the map
+    germany.tap(germany.page.get_by_role("button", name="Закончить ход"))
+    expect(answer(germany.page).locator(".flash-steps li").first).to_be_visible()
+    germany.settled()
+    screen(germany.page, "decision-bar-event-finished-360")
+    germany.report()
+
+
+def test_a_landscape_tablet_has_the_map_and_the_panel_side_by_side(live_server, new_context):
+    game = two_players("Планшет у бара")
+    tablet = Phone(join(new_context, live_server, game, 1, viewport=TABLET), "планшет")
+    tablet.turn("build turn")
+    tablet.tap(space(tablet.page, "eastern_europe"))
+    tablet.tap(tablet.page.get_by_role("button", name="Сыграть карту"))
+    expect(answer(tablet.page)).to_contain_text(re.compile("[Сс]ыграна карта"))
+    tablet.settled()
+    screen(tablet.page, "decision-bar-tablet-landscape")
+    tablet.report()
+    if MEASURE:
+        return
+    board = tablet.page.locator(".board-viewport").first.bounding_box()
+    bar = tablet.page.locator(".decision-bar").bounding_box()
+    assert bar["x"] >= board["x"] + board["width"], (board, bar)  # side by side
+    assert abs(bar["y"] + bar["height"] - TABLET["height"]) <= 2, bar  # at the bottom of the panel
+    check(tablet.page, "the decision bar on a landscape tablet")
