@@ -100,8 +100,7 @@ DATABASES = {
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and _env_bool("DJANGO_DB_POOL"):
-    # under the ASGI server every request runs in a thread of its own, so a persistent connection per thread
-    # would be one connection per request kept open: a pool per worker process instead (manage.py serve)
+    # a pool per worker process, shared by its request threads and the live streams' link checks (manage.py serve)
     DATABASES["default"]["CONN_MAX_AGE"] = 0
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": 2, "max_size": int(os.environ.get("DJANGO_DB_POOL_SIZE", "12")), "timeout": 20}
@@ -144,8 +143,8 @@ LIVE_SAFETY_SECONDS = 10.0
 LIVE_HEARTBEAT_SECONDS = 15.0
 LIVE_STREAM_SECONDS = 300.0
 LIVE_RETRY_MS = 1000
-# requests (other than the streams) one server process works on at once; the rest wait in its event loop,
-# not as threads (a burst of taps on SQLite would otherwise queue as hundreds of threads on the write lock)
+# threads per server process that run requests (tracker.asgi.PooledASGIHandler); the rest wait in its event
+# loop, not as threads (a burst of taps on SQLite would otherwise queue as hundreds of threads on the write lock)
 MAX_CONCURRENT_REQUESTS = int(os.environ.get("DJANGO_MAX_CONCURRENT_REQUESTS", "8"))
 # open streams one client address may hold in one server process (0: no bound)
 LIVE_STREAMS_PER_CLIENT = int(os.environ.get("DJANGO_STREAMS_PER_CLIENT", "24"))
