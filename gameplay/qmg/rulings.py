@@ -223,15 +223,19 @@ def check_scenario(doc, board: Board | None = None) -> list[str]:
     return out + _table_disagreements(doc.get("expect_table", {}), result["state"])
 
 
-def read_json(path: str | Path):
-    """A JSON file of at most MAX_FILE_BYTES; PositionError when it is not one."""
+def read_json(path: str | Path, limit: int = MAX_FILE_BYTES, stream=None):
+    """A JSON file (or ``stream``, e.g. standard input) of at most ``limit`` bytes; PositionError when it
+    is not one. The size is checked before anything is parsed."""
     try:
-        with open(path, "rb") as fh:
-            raw = fh.read(MAX_FILE_BYTES + 1)
+        if stream is not None:
+            raw = stream.read(limit + 1)
+        else:
+            with open(path, "rb") as fh:
+                raw = fh.read(limit + 1)
     except FileNotFoundError as exc:
         raise PositionError(f"file not found: {path}") from exc
-    if len(raw) > MAX_FILE_BYTES:
-        raise PositionError(f"larger than {MAX_FILE_BYTES // 1024} KB")
+    if len(raw) > limit:
+        raise PositionError(f"larger than {limit // 1024} KB")
     try:
         return json.loads(raw.decode("utf-8"))
     except UnicodeDecodeError as exc:

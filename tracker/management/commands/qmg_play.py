@@ -16,7 +16,7 @@ import sys
 from django.core.management.base import BaseCommand
 
 from gameplay.qmg import BoardError, PositionError, load_board
-from gameplay.qmg.rulings import check_dir
+from gameplay.qmg.rulings import check_dir, read_json
 from gameplay.qmg.scenario import run_scenario
 
 MAX_BYTES = 256 * 1024  # a scenario file larger than this is refused before it is parsed
@@ -77,19 +77,5 @@ class Command(BaseCommand):
 
 
 def read_scenario(path):
-    try:
-        if path == "-":
-            raw = sys.stdin.buffer.read(MAX_BYTES + 1)
-        else:
-            with open(path, "rb") as fh:
-                raw = fh.read(MAX_BYTES + 1)
-    except FileNotFoundError as exc:
-        raise PositionError(f"file not found: {path}") from exc
-    if len(raw) > MAX_BYTES:
-        raise PositionError(f"the scenario is larger than {MAX_BYTES // 1024} KB")
-    try:
-        return json.loads(raw.decode("utf-8"))
-    except UnicodeDecodeError as exc:
-        raise PositionError(f"the file is not UTF-8 text: {exc}") from exc
-    except json.JSONDecodeError as exc:
-        raise PositionError(f"malformed JSON: {exc}") from exc
+    """The scenario file (``-``: standard input), at most MAX_BYTES."""
+    return read_json(path, MAX_BYTES, sys.stdin.buffer if path == "-" else None)
