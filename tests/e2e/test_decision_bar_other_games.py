@@ -1,0 +1,70 @@
+"""Issue 23 item 6: the decision bar of QMG (tests/e2e/test_decision_bar.py) in The Fog of War and
+Generalissimus. On a 360×640 phone one typical turn of each game is done by taps in the bar only: before each
+tap the element is on the screen and under the finger, and the page has not scrolled (``Phone`` of
+test_decision_bar). Taps and scrolls are printed; a screenshot of each bar is left in test-artifacts/; axe-core
+finds no serious violation with the bar pinned."""
+import pytest
+from django.test import Client
+from django.urls import reverse
+from playwright.sync_api import expect
+
+from tests.tracker.helpers import initial_data
+from tracker.fog_of_war.forms import NewFogGameForm
+from tracker.models import Game
+
+from .test_accessibility import check
+from .test_decision_bar import PHONE, Phone, screen
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def open_seat(new_context, live_server, game, number):
+    page = new_context(viewport=PHONE).new_page()
+    page.goto(live_server.url + f"/join/{game.seats.get(number=number).token}/")
+    expect(page.locator("#game .decision-bar")).to_be_visible()
+    return page
+
+
+def pinned(page):
+    """The bar is fixed at the bottom of the screen (static/js/app.js), the page not scrolled."""
+    expect(page.locator("html.js-bar")).to_have_count(1)
+    box = page.locator("#game .decision-bar").bounding_box()
+    assert abs(box["y"] + box["height"] - PHONE["height"]) <= 1, box
+
+
+def test_fog_of_war_a_turn_in_the_bar(live_server, new_context):
+    data = initial_data(NewFogGameForm(), name="Туман бар", axis_player="Аня", allies_player="Боря")
+    assert Client().post(reverse("fog_of_war:new"), data).status_code == 302
+    game = Game.objects.get(name="Туман бар")
+    axis_page = open_seat(new_context, live_server, game, 1)
+    allies_page = open_seat(new_context, live_server, game, 2)
+    axis, allies = Phone(axis_page, "fog of war, Axis"), Phone(allies_page, "fog of war, Allies")
+    bar, other = axis_page.locator("#decision-bar"), allies_page.locator("#decision-bar")
+    pinned(axis_page)
+    expect(other.locator(".waiting")).to_contain_text("Ждём")  # not this phone's side
+
+    axis.turn("Axis: rotate, plan an operation with two cards, end the turn")
+    axis.tap(bar.locator("form:has(input[value=start_turn]) button[type=submit]"))
+    axis.settled()
+    expect(bar.locator(".bar-answer .flash-success")).to_contain_text("колесо повёрнуто")
+    axis.tap(bar.locator("details.action > summary").filter(has_text="Новая операция"))
+    axis.choose(bar.locator("form.act-new-op select[name=target]"), "vichy")
+    chips = bar.locator("form.act-new-op .hand-pick label")
+    axis.tap(chips.nth(0))
+    axis.tap(chips.nth(1))
+    screen(axis_page, "decision-bar-fog-of-war-360")
+    axis.tap(bar.locator("form.act-new-op button[type=submit]"))
+    axis.settled()
+    expect(bar.locator(".bar-answer .flash-success")).to_contain_text("новая операция A")
+    check(axis_page, "fog of war, the bar after a new operation")
+    axis.tap(bar.locator("form.act-end button[type=submit]"))
+    axis.settled()
+    expect(bar.locator(".waiting")).to_be_visible()
+    axis.report()
+
+    allies.turn("Allies: the turn passed to them, rotate")
+    expect(other.locator("form:has(input[value=start_turn])")).to_be_visible(timeout=8000)
+    allies.tap(other.locator("form:has(input[value=start_turn]) button[type=submit]"))
+    allies.settled()
+    expect(other.locator("details.action > summary").first).to_be_visible()
+    allies.report()
