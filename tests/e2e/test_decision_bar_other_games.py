@@ -10,10 +10,12 @@ from playwright.sync_api import expect
 
 from tests.tracker.helpers import initial_data
 from tracker.fog_of_war.forms import NewFogGameForm
+from tracker.generalissimus.forms import NewBattleForm
 from tracker.models import Game
 
 from .test_accessibility import check
 from .test_decision_bar import PHONE, Phone, screen
+from .test_generalissimus import choose, place, tap_dice
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -68,3 +70,75 @@ def test_fog_of_war_a_turn_in_the_bar(live_server, new_context):
     allies.settled()
     expect(other.locator("details.action > summary").first).to_be_visible()
     allies.report()
+
+
+def battle_data(**over):
+    """The new-battle form with every default kept (tests/tracker/test_generalissimus_views.py)."""
+    data = {"name": "Генералиссимус бар", "south_player": "Аня", "north_player": "Боря", "preset": "contact",
+            "units": ""}
+    for name, field in NewBattleForm().fields.items():
+        if name in data:
+            continue
+        v = field.initial
+        if isinstance(v, bool):
+            if v:
+                data[name] = "on"
+        elif isinstance(v, list):
+            data[name] = v
+        else:
+            data[name] = "" if v is None else v
+    return {**data, **over}
+
+
+def test_generalissimus_a_turn_in_the_bar(live_server, new_context):
+    assert Client().post(reverse("generalissimus:new"), battle_data()).status_code == 302
+    game = Game.objects.get(name="Генералиссимус бар")
+    south_page = open_seat(new_context, live_server, game, 1)
+    north = open_seat(new_context, live_server, game, 2)  # the other phone: its taps are not counted
+    south = Phone(south_page, "generalissimus, South")
+    bar = south_page.locator("#decision-bar")
+    pinned(south_page)
+
+    south.turn("South: orders face down, initiative dice, zone order, a volley and its dice")
+    south.tap(bar.locator('form.g-place label.g-zone-chip:has(input[value="center"])'))
+    for n, card in enumerate(("musket_volley", "bayonets"), 1):  # the zone stays ticked for the next card
+        south.tap(bar.locator(f'form.g-place button[name=card_type][value="{card}"]'))
+        expect(bar.locator("ul.g-placed li")).to_have_count(n)
+        south.settled()
+    south.tap(bar.locator("button.g-confirm"))
+    south.settled()
+    expect(bar.locator(".g-orders .waiting")).to_be_visible()  # waiting for the other player
+    place(north, "center", "musket_volley")
+    place(north, "center", "bayonets")
+    north.locator("button.g-confirm").click()
+
+    dice = bar.locator("form.g-dice")
+    expect(dice).to_be_visible(timeout=8000)
+    south.tap(dice.locator('label.g-die:has(input[name="south"][value="5"])'))
+    south.tap(dice.locator('label.g-die:has(input[name="north"][value="2"])'))
+    south.tap(dice.locator("button[type=submit]:not([name=digital])"))
+    south.settled()
+    south.tap(bar.locator('button[name="sequence"][value="center,west,east"]'))
+    south.settled()
+
+    form = bar.locator("form.g-choose")
+    south.tap(form.locator('label.g-pick:has(input[value="S-musket_volley-1"])'))
+    south.choose(form.locator("select[name=unit]"), "S-inf-1")
+    south.choose(form.locator("select[name=target]"), "N-inf-1")
+    screen(south_page, "decision-bar-generalissimus-360")
+    south.tap(form.locator("button[type=submit]"))
+    south.settled()
+    expect(bar.locator(".g-who")).to_be_visible()  # «choosing a card…»: waiting for North
+    expect(north.locator("form.g-choose")).to_be_visible(timeout=8000)
+    choose(north, "N-musket_volley-1", "N-inf-1", "S-inf-1")
+
+    fire = bar.locator('form.g-dice[data-roll="fire"]')
+    expect(fire).to_be_visible(timeout=8000)
+    for i, v in enumerate([4, 1, 1], 1):
+        south.tap(fire.locator(f'label.g-die:has(input[name="d{i}"][value="{v}"])'))
+    south.tap(fire.locator("button[type=submit]:not([name=digital])"))
+    south.settled()
+    check(south_page, "generalissimus, the bar after the dice")
+    tap_dice(north.locator('form.g-dice[data-roll="fire"]'), [1, 2, 2])
+    expect(south_page.locator(".g-last-step")).to_contain_text("N-inf-1", timeout=8000)
+    south.report()
