@@ -142,3 +142,24 @@ def test_generalissimus_a_turn_in_the_bar(live_server, new_context):
     tap_dice(north.locator('form.g-dice[data-roll="fire"]'), [1, 2, 2])
     expect(south_page.locator(".g-last-step")).to_contain_text("N-inf-1", timeout=8000)
     south.report()
+
+
+def test_without_javascript_the_bar_is_a_labelled_block_at_the_top_of_the_panel(client):
+    """The server's page (no JS): the bar comes first in the panel, a labelled region with an aria-live answer,
+    holding this side's decision; the other side's bar says whom it waits for."""
+    assert client.post(reverse("fog_of_war:new"), initial_data(
+        NewFogGameForm(), name="Туман без JS", axis_player="Аня", allies_player="Боря")).status_code == 302
+    fow = Game.objects.get(name="Туман без JS")
+    assert client.post(reverse("generalissimus:new"), battle_data(name="Г без JS")).status_code == 302
+    gen = Game.objects.get(name="Г без JS")
+    for game, decision, below in ((fow, 'value="start_turn"', 'class="card sides"'),
+                                  (gen, 'class="g-place"', 'class="card g-units"')):
+        mine, other = Client(), Client()
+        mine.get(reverse("join", args=[game.seats.get(number=1).token]))
+        other.get(reverse("join", args=[game.seats.get(number=2).token]))
+        html = mine.get(reverse("game", args=[game.pk])).content.decode()
+        bar = html.index('id="decision-bar"')
+        assert 'aria-labelledby="decision-bar-title"' in html and 'class="bar-answer" aria-live="polite"' in html
+        assert bar < html.index(decision) < html.index(below)
+        if game == fow:
+            assert "Ждём ход" in other.get(reverse("game", args=[game.pk])).content.decode()
