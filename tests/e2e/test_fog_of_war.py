@@ -66,6 +66,7 @@ def test_two_phones_resolve_a_battle(live_server, new_context, shot):
     expect(allies.locator(".status-bar .active")).to_contain_text("Союзники", timeout=3000)
     expect(allies.locator(".op-target")).to_have_count(0)
     submit(allies, "start_turn", "Повернуть|Rotate")
+    allies.locator("details.action summary", has_text=re.compile("Оборонять|Defend")).click()  # folded in the bar
     allies.select_option("form.act-defend select[name=province]", "vichy")
     allies.locator("form.act-defend input[name=cards]").nth(0).check()
     press(allies, "act-defend")
@@ -76,6 +77,7 @@ def test_two_phones_resolve_a_battle(live_server, new_context, shot):
     # Axis turn 2: rotate (the op is now launchable), calculate, then resolve the battle
     expect(axis.locator(".status-bar .active")).to_contain_text("Ось", timeout=3000)
     submit(axis, "start_turn", "Повернуть|Rotate")
+    axis.locator("details.action.battle > summary").click()  # folded in the bar
     form = axis.locator("form.act-battle")
     form.locator("select[name=origin]").select_option("italy")
     form.locator("select[name=supply_reaches]").select_option("yes")  # the rules' partial map: asked (B-17)

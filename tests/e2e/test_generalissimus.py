@@ -12,7 +12,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 def place(page, zone, card):
     before = page.locator("ul.g-placed li").count()
-    page.locator(f'form.g-place[data-zone="{zone}"] button[name="card_type"][value="{card}"]').click()
+    page.locator(f'form.g-place label.g-zone-chip:has(input[name="zone"][value="{zone}"])').click()  # the zone's chip
+    page.locator(f'form.g-place button[name="card_type"][value="{card}"]').click()
     expect(page.locator("ul.g-placed li")).to_have_count(before + 1)
 
 

@@ -38,7 +38,7 @@ def render_board(state: dict, viewer: str | None = None, selected: str | None = 
     zones = state.get("settings", {}).get("zone_columns") or {"west": ["a", "b"], "center": ["c", "d"], "east": ["e", "f"]}
     w, h = LEFT + 6 * CELL + 4, TOP + 6 * CELL + BOTTOM
     out = [f'<svg class="g-board{" g-flipped" if flip else ""}" viewBox="0 0 {w} {h}" xmlns="http://www.w3.org/2000/svg" '
-           f'role="img" aria-label="{escape(_("Battlefield, 6 by 6 sectors"))}">']
+           f'role="group" aria-label="{escape(_("Battlefield, 6 by 6 sectors"))}">']
     # zone labels (relative to the viewer) over their columns
     for zone, cols in zones.items():
         xs = [_pos(f"{c}1", flip)[0] for c in cols]

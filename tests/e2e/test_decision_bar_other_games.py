@@ -1,0 +1,165 @@
+"""Issue 23 item 6: the decision bar of QMG (tests/e2e/test_decision_bar.py) in The Fog of War and
+Generalissimus. On a 360×640 phone one typical turn of each game is done by taps in the bar only: before each
+tap the element is on the screen and under the finger, and the page has not scrolled (``Phone`` of
+test_decision_bar). Taps and scrolls are printed; a screenshot of each bar is left in test-artifacts/; axe-core
+finds no serious violation with the bar pinned."""
+import pytest
+from django.test import Client
+from django.urls import reverse
+from playwright.sync_api import expect
+
+from tests.tracker.helpers import initial_data
+from tracker.fog_of_war.forms import NewFogGameForm
+from tracker.generalissimus.forms import NewBattleForm
+from tracker.models import Game
+
+from .test_accessibility import check
+from .test_decision_bar import PHONE, Phone, screen
+from .test_generalissimus import choose, place, tap_dice
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def open_seat(new_context, live_server, game, number):
+    page = new_context(viewport=PHONE).new_page()
+    page.goto(live_server.url + f"/join/{game.seats.get(number=number).token}/")
+    expect(page.locator("#game .decision-bar")).to_be_visible()
+    return page
+
+
+def pinned(page):
+    """The bar is fixed at the bottom of the screen (static/js/app.js), the page not scrolled."""
+    expect(page.locator("html.js-bar")).to_have_count(1)
+    box = page.locator("#game .decision-bar").bounding_box()
+    assert abs(box["y"] + box["height"] - PHONE["height"]) <= 1, box
+
+
+def test_fog_of_war_a_turn_in_the_bar(live_server, new_context):
+    data = initial_data(NewFogGameForm(), name="Туман бар", axis_player="Аня", allies_player="Боря")
+    assert Client().post(reverse("fog_of_war:new"), data).status_code == 302
+    game = Game.objects.get(name="Туман бар")
+    axis_page = open_seat(new_context, live_server, game, 1)
+    allies_page = open_seat(new_context, live_server, game, 2)
+    axis, allies = Phone(axis_page, "fog of war, Axis"), Phone(allies_page, "fog of war, Allies")
+    bar, other = axis_page.locator("#decision-bar"), allies_page.locator("#decision-bar")
+    pinned(axis_page)
+    expect(other.locator(".waiting")).to_contain_text("Ждём")  # not this phone's side
+
+    axis.turn("Axis: rotate, plan an operation with two cards, end the turn")
+    axis.tap(bar.locator("form:has(input[value=start_turn]) button[type=submit]"))
+    axis.settled()
+    expect(bar.locator(".bar-answer .flash-success")).to_contain_text("колесо повёрнуто")
+    axis.tap(bar.locator("details.action > summary").filter(has_text="Новая операция"))
+    axis.choose(bar.locator("form.act-new-op select[name=target]"), "vichy")
+    chips = bar.locator("form.act-new-op .hand-pick label")
+    axis.tap(chips.nth(0))
+    axis.tap(chips.nth(1))
+    screen(axis_page, "decision-bar-fog-of-war-360")
+    axis.tap(bar.locator("form.act-new-op button[type=submit]"))
+    axis.settled()
+    expect(bar.locator(".bar-answer .flash-success")).to_contain_text("новая операция A")
+    check(axis_page, "fog of war, the bar after a new operation")
+    axis.tap(bar.locator("form.act-end button[type=submit]"))
+    axis.settled()
+    expect(bar.locator(".waiting")).to_be_visible()
+    axis.report()
+
+    allies.turn("Allies: the turn passed to them, rotate")
+    expect(other.locator("form:has(input[value=start_turn])")).to_be_visible(timeout=8000)
+    allies.tap(other.locator("form:has(input[value=start_turn]) button[type=submit]"))
+    allies.settled()
+    expect(other.locator("details.action > summary").first).to_be_visible()
+    allies.report()
+
+
+def battle_data(**over):
+    """The new-battle form with every default kept (tests/tracker/test_generalissimus_views.py)."""
+    data = {"name": "Генералиссимус бар", "south_player": "Аня", "north_player": "Боря", "preset": "contact",
+            "units": ""}
+    for name, field in NewBattleForm().fields.items():
+        if name in data:
+            continue
+        v = field.initial
+        if isinstance(v, bool):
+            if v:
+                data[name] = "on"
+        elif isinstance(v, list):
+            data[name] = v
+        else:
+            data[name] = "" if v is None else v
+    return {**data, **over}
+
+
+def test_generalissimus_a_turn_in_the_bar(live_server, new_context):
+    assert Client().post(reverse("generalissimus:new"), battle_data()).status_code == 302
+    game = Game.objects.get(name="Генералиссимус бар")
+    south_page = open_seat(new_context, live_server, game, 1)
+    north = open_seat(new_context, live_server, game, 2)  # the other phone: its taps are not counted
+    south = Phone(south_page, "generalissimus, South")
+    bar = south_page.locator("#decision-bar")
+    pinned(south_page)
+
+    south.turn("South: orders face down, initiative dice, zone order, a volley and its dice")
+    south.tap(bar.locator('form.g-place label.g-zone-chip:has(input[value="center"])'))
+    for n, card in enumerate(("musket_volley", "bayonets"), 1):  # the zone stays ticked for the next card
+        south.tap(bar.locator(f'form.g-place button[name=card_type][value="{card}"]'))
+        expect(bar.locator("ul.g-placed li")).to_have_count(n)
+        south.settled()
+    south.tap(bar.locator("button.g-confirm"))
+    south.settled()
+    expect(bar.locator(".g-orders .waiting")).to_be_visible()  # waiting for the other player
+    place(north, "center", "musket_volley")
+    place(north, "center", "bayonets")
+    north.locator("button.g-confirm").click()
+
+    dice = bar.locator("form.g-dice")
+    expect(dice).to_be_visible(timeout=8000)
+    south.tap(dice.locator('label.g-die:has(input[name="south"][value="5"])'))
+    south.tap(dice.locator('label.g-die:has(input[name="north"][value="2"])'))
+    south.tap(dice.locator("button[type=submit]:not([name=digital])"))
+    south.settled()
+    south.tap(bar.locator('button[name="sequence"][value="center,west,east"]'))
+    south.settled()
+
+    form = bar.locator("form.g-choose")
+    south.tap(form.locator('label.g-pick:has(input[value="S-musket_volley-1"])'))
+    south.choose(form.locator("select[name=unit]"), "S-inf-1")
+    south.choose(form.locator("select[name=target]"), "N-inf-1")
+    screen(south_page, "decision-bar-generalissimus-360")
+    south.tap(form.locator("button[type=submit]"))
+    south.settled()
+    expect(bar.locator(".g-who")).to_be_visible()  # «choosing a card…»: waiting for North
+    expect(north.locator("form.g-choose")).to_be_visible(timeout=8000)
+    choose(north, "N-musket_volley-1", "N-inf-1", "S-inf-1")
+
+    fire = bar.locator('form.g-dice[data-roll="fire"]')
+    expect(fire).to_be_visible(timeout=8000)
+    for i, v in enumerate([4, 1, 1], 1):
+        south.tap(fire.locator(f'label.g-die:has(input[name="d{i}"][value="{v}"])'))
+    south.tap(fire.locator("button[type=submit]:not([name=digital])"))
+    south.settled()
+    check(south_page, "generalissimus, the bar after the dice")
+    tap_dice(north.locator('form.g-dice[data-roll="fire"]'), [1, 2, 2])
+    expect(south_page.locator(".g-last-step")).to_contain_text("N-inf-1", timeout=8000)
+    south.report()
+
+
+def test_without_javascript_the_bar_is_a_labelled_block_at_the_top_of_the_panel(client):
+    """The server's page (no JS): the bar comes first in the panel, a labelled region with an aria-live answer,
+    holding this side's decision; the other side's bar says whom it waits for."""
+    assert client.post(reverse("fog_of_war:new"), initial_data(
+        NewFogGameForm(), name="Туман без JS", axis_player="Аня", allies_player="Боря")).status_code == 302
+    fow = Game.objects.get(name="Туман без JS")
+    assert client.post(reverse("generalissimus:new"), battle_data(name="Г без JS")).status_code == 302
+    gen = Game.objects.get(name="Г без JS")
+    for game, decision, below in ((fow, 'value="start_turn"', 'class="card sides"'),
+                                  (gen, 'class="g-place"', 'class="card g-units"')):
+        mine, other = Client(), Client()
+        mine.get(reverse("join", args=[game.seats.get(number=1).token]))
+        other.get(reverse("join", args=[game.seats.get(number=2).token]))
+        html = mine.get(reverse("game", args=[game.pk])).content.decode()
+        bar = html.index('id="decision-bar"')
+        assert 'aria-labelledby="decision-bar-title"' in html and 'class="bar-answer" aria-live="polite"' in html
+        assert bar < html.index(decision) < html.index(below)
+        if game == fow:
+            assert "Ждём ход" in other.get(reverse("game", args=[game.pk])).content.decode()
