@@ -14,21 +14,18 @@ import pytest
 from playwright.sync_api import expect
 
 from gameplay.qmg.seating import DEFAULT_SEATING
-from tracker.core import log
-from tracker.models import Game, Piece, PrivateNote
+from tracker.models import Piece
 from tracker.qmg.views import create_game
 
 from .conftest import ARTIFACTS
 from .test_accessibility import check
+from .test_qmg_cards import stalingrad_face_down
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 PHONE = {"width": 360, "height": 640}
 TABLET = {"width": 1024, "height": 768}
 MEASURE = os.environ.get("BAR_MEASURE") == "1"
-HOST = log.Actor(is_host=True)
-TURN_END = [{"type": "end_play"}, {"type": "supply"}, {"type": "score"}, {"type": "discard", "n": 0},
-            {"type": "draw"}]
 
 UNDER_FINGER = """(el) => {
     const r = el.getBoundingClientRect();
@@ -139,48 +136,6 @@ def join(new_context, live_server, game, number, viewport=PHONE):
     page.goto(live_server.url + f"/join/{seat.token}/")
     expect(page.locator(".whoami")).to_be_visible()
     return page
-
-
-def submit(game, command, actor=HOST):
-    game.refresh_from_db()
-    result = log.submit(game.pk, game.version, actor, command)
-    assert result.applied, (command, result.reason)
-    return result
-
-
-def _turn(game, play, answer_by=()):
-    submit(game, play)
-    for country in answer_by:
-        submit(game, {"type": "pass", "country": country})
-    for cmd in TURN_END:
-        submit(game, cmd)
-
-
-def stalingrad_face_down(game):
-    """Round 3 of a two-player game: the USSR holds «Сталинград» face down and an army in Ukraine (the setup of
-    tests/e2e/test_qmg_cards.py, through the same write path as the web forms)."""
-    discard = {"type": "play_card", "card_type": "discard_unused"}
-    _turn(game, {"type": "play_card", "card_type": "build_army", "space": "eastern_europe"})
-    _turn(game, discard)
-    _turn(game, discard)
-    allies_seat = next(s for s in game.seats.all() if "soviet_union" in s.countries)
-    submit(game, {"type": "play_card", "card_type": "response", "country": "soviet_union"}, log.Actor(seat=allies_seat))
-    PrivateNote.objects.create(game=game, seat=allies_seat, country="soviet_union", kind=PrivateNote.RESPONSE,
-                               card_id="su_stalingrad")
-    submit(game, {"type": "pass", "country": "germany"})
-    submit(game, {"type": "pass", "country": "united_kingdom"})
-    for cmd in TURN_END:
-        submit(game, cmd)
-    _turn(game, discard, answer_by=("united_kingdom", "italy"))
-    _turn(game, discard)
-    _turn(game, discard, answer_by=("united_kingdom", "germany"))
-    _turn(game, discard)
-    _turn(game, discard, answer_by=("united_kingdom", "japan"))
-    _turn(game, {"type": "play_card", "card_type": "build_army", "space": "ukraine"})
-    _turn(game, discard, answer_by=("united_kingdom", "italy"))
-    _turn(game, discard)
-    game.refresh_from_db()
-    assert Piece.objects.filter(game=game, country="soviet_union", space="ukraine").exists()
 
 
 def two_players(name):

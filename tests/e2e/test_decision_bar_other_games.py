@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from tests.tracker.helpers import initial_data
 from tracker.fog_of_war.forms import NewFogGameForm
-from tracker.generalissimus.forms import NewBattleForm
+from tests.tracker.test_generalissimus_views import setup_data
 from tracker.models import Game
 
 from .test_accessibility import check
@@ -74,20 +74,7 @@ def test_fog_of_war_a_turn_in_the_bar(live_server, new_context):
 
 def battle_data(**over):
     """The new-battle form with every default kept (tests/tracker/test_generalissimus_views.py)."""
-    data = {"name": "Генералиссимус бар", "south_player": "Аня", "north_player": "Боря", "preset": "contact",
-            "units": ""}
-    for name, field in NewBattleForm().fields.items():
-        if name in data:
-            continue
-        v = field.initial
-        if isinstance(v, bool):
-            if v:
-                data[name] = "on"
-        elif isinstance(v, list):
-            data[name] = v
-        else:
-            data[name] = "" if v is None else v
-    return {**data, **over}
+    return setup_data(**{"name": "Генералиссимус бар", **over})
 
 
 def test_generalissimus_a_turn_in_the_bar(live_server, new_context):

@@ -37,8 +37,9 @@ def turn(game, play, answer=()):
         submit(game, cmd)
 
 
-def test_stalingrad_revealed_from_the_defenders_phone(live_server, new_context, shot):
-    game = create_game("Сталинград", list(zip(["Ось", "Союзники"], DEFAULT_SEATING[2])), {"step_by_step": True})
+def stalingrad_face_down(game):
+    """Round 3 of a two-player game: the USSR holds «Сталинград» face down (on its own seat's private list) and
+    an army in Ukraine, reached through the same write path as the web forms."""
     discard = {"type": "play_card", "card_type": "discard_unused"}
     # round 1: Germany builds in Eastern Europe; the USSR plays Stalingrad face down
     turn(game, {"type": "play_card", "card_type": "build_army", "space": "eastern_europe"})
@@ -64,6 +65,11 @@ def test_stalingrad_revealed_from_the_defenders_phone(live_server, new_context, 
     turn(game, discard)
     game.refresh_from_db()
     assert Piece.objects.filter(game=game, country="soviet_union", space="ukraine").exists()
+
+
+def test_stalingrad_revealed_from_the_defenders_phone(live_server, new_context, shot):
+    game = create_game("Сталинград", list(zip(["Ось", "Союзники"], DEFAULT_SEATING[2])), {"step_by_step": True})
+    stalingrad_face_down(game)
 
     links = {s.number: s for s in game.seats.all()}
     axis = new_context().new_page()
