@@ -89,8 +89,11 @@ def _render_once(request, game, actor, adapter, state, status, keep, flash):
     spectator's context, and every block that depends on the viewer is a slot."""
     template = get_template(adapter.partial_template)
     parts = _skeleton(request, game, adapter, template, state)
-    context = make_context(_context(request, game, actor, adapter, state, keep, flash), request)
     slots = _slots(template)
+    if any(name not in slots for name in parts[1::2]):  # a skeleton kept by another version of the app (shared cache)
+        context = _context(request, game, actor, adapter, state, keep, flash)
+        return render(request, adapter.partial_template, context, status=status)
+    context = make_context(_context(request, game, actor, adapter, state, keep, flash), request)
     out = []
     with context.bind_template(template.template):
         for i, part in enumerate(parts):
