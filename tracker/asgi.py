@@ -49,4 +49,3 @@ class PooledASGIHandler(ASGIHandler):
 
 
 application = PooledASGIHandler()
-django_application = application

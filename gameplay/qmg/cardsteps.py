@@ -11,12 +11,12 @@ from . import program
 from .board import Board
 from .cards import default_catalogue
 from .commands_base import (
-    CommandError, RULE_PLAY_EN, RULE_PLAY_RU, RULE_USE_EN, RULE_USE_RU, _card_title, _done, _int, _last_card, _r,
+    RULE_PLAY_EN, RULE_PLAY_RU, RULE_USE_EN, RULE_USE_RU, _card_title, _done, _int, _last_card, _r,
     _refused,
 )
 from .battles import _protected_refusal
 from .guided import GUIDED_ACTIONS, _guided_refusal, _rebuild_count, _to_deck, guided_choices
-from .legacy import _legacy_step
+from .legacy import _legacy_step, step_head
 from .playfrom import _play_from, play_from_choices
 from .state import Piece
 from .steps import _apply_step, _step_targets, run_pending
@@ -68,12 +68,7 @@ def pending_view(board: Board, table: Table, lang: str = "ru") -> list[dict]:
 
 def _cmd_step(board, table, cmd) -> Outcome:
     """One step of the card being resolved: only the card's legal choices are accepted."""
-    action_type = cmd.get("action")
-    if action_type not in STEP_TYPES:
-        raise CommandError(f"unknown step: {action_type!r}")
-    country = cmd.get("country")
-    if country is None:
-        raise CommandError("a step needs a country")
+    action_type, country = step_head(cmd)
     if cmd.get("_legacy"):
         return _legacy_step(board, table, cmd)
     if action_type == "remove":

@@ -15,15 +15,22 @@ from .effects import INSTEAD_OF_PLAY
 from .rules import apply_action
 from .tablestate import FREE_STEP_TYPES, STEP_TYPES, turn_context
 
-def _legacy_step(board, table, cmd) -> Outcome:
-    """The old, free step (games stored before the card engine, and a card's guided manual step):
-    one board action validated by the generic rules only, or removing one's own piece (any time)."""
+
+def step_head(cmd) -> tuple[str, str]:
+    """A step command's action and country, or CommandError (a malformed command, not an illegal move)."""
     action_type = cmd.get("action")
     if action_type not in STEP_TYPES:
         raise CommandError(f"unknown step: {action_type!r}")
     country = cmd.get("country")
     if country is None:
         raise CommandError("a step needs a country")
+    return action_type, country
+
+
+def _legacy_step(board, table, cmd) -> Outcome:
+    """The old, free step (games stored before the card engine, and a card's guided manual step):
+    one board action validated by the generic rules only, or removing one's own piece (any time)."""
+    action_type, country = step_head(cmd)
     if action_type != "remove" and (table.phase != "play" or not table.played) and "bolster" not in table.used:
         return _refused("step.no_card", "Эти шаги выполняют по тексту карты, сыгранной или использованной в фазе "
                         "розыгрыша, после того как карта сыграна (правило «Как сыграть карту»).",

@@ -64,7 +64,7 @@ def render_game(request, game, actor, *, status: int = 200, keep=None, flash: di
                 extra: dict | None = None):
     """The game page (or, for htmx, its partial) for this viewer."""
     adapter = adapter_of(game)
-    state = _state(request, game, adapter)
+    state = statecache.load(game, adapter)  # the write that made this version already kept its state
     if request.htmx and adapter.render_once and not extra:
         return _render_once(request, game, actor, adapter, state, status, keep, flash)
     context = _context(request, game, actor, adapter, state, keep, flash, extra)
@@ -126,12 +126,6 @@ def _slots(template) -> dict[str, SlotNode]:
         found = (engine_template, {n.name: n for n in nodes})
         _SLOTS[id(engine_template)] = found
     return found[1]
-
-
-def _state(request, game, adapter):
-    """The game's state for a page: six phones refresh at the same version after every move, and the
-    write that made the version already kept its state (``tracker.core.statecache``)."""
-    return statecache.load(game, adapter)
 
 
 def answer(request, game, actor, level: int, text: str, *, notes=(), status: int = 200, keep=None,
