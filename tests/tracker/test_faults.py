@@ -64,8 +64,9 @@ def _after_real(real):
 FAULTS = {
     "projection save fails": lambda mp: mp.setattr(QmgAdapter, "save", boom),
     "projection save fails after writing": lambda mp: mp.setattr(QmgAdapter, "save", _after_real(QmgAdapter.save)),
-    "event append fails": lambda mp: mp.setattr(Event.objects, "create", boom),
-    "bulk_create of pieces fails": lambda mp: mp.setattr(Piece.objects, "bulk_create", boom),
+    "event append fails": lambda mp: (mp.setattr(Event.objects, "create", boom), mp.setattr(Event.objects, "bulk_create", boom)),
+    # a build adds a piece, its undo removes it: either write fails
+    "pieces write fails": lambda mp: (mp.setattr(Piece.objects, "bulk_create", boom), mp.setattr(Piece.objects, "filter", boom)),
     "card update fails": lambda mp: mp.setattr(CountryCards.objects, "filter", boom),
     "game save fails": lambda mp: mp.setattr(Game, "save", boom),
 }

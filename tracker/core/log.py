@@ -28,7 +28,7 @@ from gameplay.common import Reason, ReplayError
 
 from . import live, statecache
 from .models import Event, Game, Seat
-from .registry import adapter_of
+from .registry import adapter_of, locked_with
 from .selectors import HIDDEN_AGAIN
 
 logger = logging.getLogger(__name__)
@@ -133,15 +133,34 @@ def create_game(kind: str, name: str, seats: list[tuple[str, list[str]]], setup:
 
 def submit(game_id: int, version: int, actor: Actor, command: dict) -> Result:
     """Check and apply one move, or say why not. Nothing changes unless it is applied."""
+    return submit_run(game_id, version, actor, [command])[0]
+
+
+MOVED_FIELDS = ["version", "done_moves", "undone_moves", "winner", "updated_at"]  # what a move changes on Game
+
+
+def submit_run(game_id: int, version: int, actor: Actor, commands: list[dict]) -> list[Result]:
+    """Several moves of one tap (QMG's «Закончить ход») in one transaction: each is checked against the
+    state the one before it left and becomes its own event (each undoable on its own); the run stops at
+    the first move that is not applied, and the moves before it are written. The game is locked once,
+    the projections are written once (the last state), and the table is told once. A fault of the
+    database rolls back the whole run: nothing of it is written."""
     try:
         with transaction.atomic():
-            game = Game.objects.select_for_update().get(pk=game_id)
-            if game.version != version and not _commutes(game, version, command):
-                return Result(STALE, STALE_REASON)
-            return _submit_locked(game, actor, command)
+            game = _locked(game_id)
+            adapter = adapter_of(game)
+            if game.version != version and not _commutes(game, version, commands[0]):
+                return [Result(STALE, STALE_REASON)]
+            return _submit_locked(game, adapter, actor, commands)
     except IntegrityError:
         # another request appended the same event number first: its version guard won the race
-        return Result(STALE, STALE_REASON)
+        return [Result(STALE, STALE_REASON)]
+
+
+def _locked(game_id: int) -> Game:
+    """The game row locked for this transaction (only that row), read in one query with the games'
+    one-to-one projections (``GameAdapter.locked_with``: QMG's table)."""
+    return Game.objects.select_for_update(of=("self",)).select_related(*locked_with()).get(pk=game_id)
 
 
 def _commutes(game: Game, version: int, command: dict) -> bool:
@@ -153,38 +172,54 @@ def _commutes(game: Game, version: int, command: dict) -> bool:
     return bool(later) and adapter_of(game).commutes(command, later)
 
 
-def _submit_locked(game: Game, actor: Actor, command: dict) -> Result:
-    adapter = adapter_of(game)
-    stepper = adapter.stepper(game)
-    state = statecache.load(game, adapter)  # the state at the locked version
+def _check(game: Game, stepper, state, actor: Actor, adapter, command: dict):
+    """(the refusal, None, None) or (None, the engine's outcome, the command as prepared, the side)."""
     try:
         side = stepper.acting_side(state, command)
         allowed = actor.allowed(adapter.roles(game))
         if (side is None and not allowed) or (side is not None and side not in allowed):
-            return Result(FORBIDDEN, FORBIDDEN_REASON)
+            return Result(FORBIDDEN, FORBIDDEN_REASON), None, None, None
         if side is not None and side not in actor.own_roles and adapter.secret(command):
-            return Result(FORBIDDEN, SECRET_REASON)  # before the engine: its answer could reveal a card
+            return Result(FORBIDDEN, SECRET_REASON), None, None, None  # before the engine: its answer could reveal a card
         command = stepper.prepare(state, command, dice_for(game))
         outcome = stepper.apply(state, command)
     except ValueError as exc:  # the engines' malformed-command errors (not merely illegal moves)
         reason = getattr(exc, "reason", None)
         if not isinstance(reason, Reason):
             reason = Reason("invalid", f"Неверный ввод: {exc}", f"Invalid input: {exc}")
-        return Result(INVALID, reason)
+        return Result(INVALID, reason), None, None, None
     if not outcome.ok:
-        return Result(REFUSED, outcome.reason, outcome.notes, data=outcome.data)
-    game.version += 1
-    event = Event.objects.create(
-        game=game, seq=game.version, kind=Event.MOVE, country=side or "", seat=actor.seat, by_host=actor.is_host,
-        command=command, summary_ru=outcome.reason.ru, summary_en=outcome.reason.en,
-        **adapter.event_fields(game, state, command))
-    game.done_moves = [*game.done_moves, event.seq]
-    game.undone_moves = []
-    adapter.save(game, state, outcome.state, event=event)
-    game.save()
-    statecache.remember(game, outcome.state)
-    live.announce(game)
-    return Result(APPLIED, outcome.reason, outcome.notes, event, outcome.data)
+        return Result(REFUSED, outcome.reason, outcome.notes, data=outcome.data), None, None, None
+    return None, outcome, command, side
+
+
+def _submit_locked(game: Game, adapter, actor: Actor, commands: list[dict]) -> list[Result]:
+    stepper = adapter.stepper(game)
+    first = state = statecache.load(game, adapter)  # the state at the locked version
+    results: list[Result] = []
+    moves: list[tuple[Event, Any]] = []
+    for command in commands:
+        refusal, outcome, command, side = _check(game, stepper, state, actor, adapter, command)
+        if refusal is not None:
+            results.append(refusal)
+            break
+        game.version += 1
+        event = Event(
+            game=game, seq=game.version, kind=Event.MOVE, country=side or "", seat=actor.seat, by_host=actor.is_host,
+            command=command, summary_ru=outcome.reason.ru, summary_en=outcome.reason.en,
+            **adapter.event_fields(game, state, command))
+        game.done_moves = [*game.done_moves, event.seq]  # the next move's dice (``dice_for``) count this one
+        game.undone_moves = []
+        moves.append((event, outcome.state))
+        results.append(Result(APPLIED, outcome.reason, outcome.notes, event, outcome.data))
+        state = outcome.state
+    if moves:
+        Event.objects.bulk_create([event for event, _state in moves])
+        adapter.save(game, first, state, moves=moves)
+        game.save(update_fields=MOVED_FIELDS)
+        statecache.remember(game, state)
+        live.announce(game)
+    return results
 
 
 # ------------------------------------------------------------------------------------------

@@ -28,6 +28,8 @@ class GameAdapter:
     # the partial marks what depends on the viewer with {% slot %} (tracker.templatetags.slots): the rest is
     # rendered once per game version and language and shared by every viewer (tracker.core.responses)
     render_once: bool = False
+    # one-to-one projections of the game read with the locked game row in the write path (one query)
+    locked_with: tuple[str, ...] = ()
 
     # --- the engine ---------------------------------------------------------------------------
     def stepper(self, game: Game) -> Stepper:
@@ -48,9 +50,10 @@ class GameAdapter:
         """The current state from the projection (no replay)."""
         return self.stepper(game).from_json(GameState.objects.get(game=game).state)
 
-    def save(self, game: Game, old: Any, new: Any, events=None, event: Event | None = None) -> None:
-        """Write the projection of ``new`` (``old`` is what is stored now). ``event``: the move just
-        appended; ``events``: the whole log after an undo or redo. Saving ``game`` is the caller's."""
+    def save(self, game: Game, old: Any, new: Any, events=None, moves=None) -> None:
+        """Write the projection of ``new`` (``old`` is what is stored now). ``moves``: the moves just
+        appended, [(event, the state after it), …] (``new`` is the last state); ``events``: the whole log
+        after an undo or redo. Saving ``game`` is the caller's."""
         data = self.stepper(game).to_json(new)
         if old is None:
             GameState.objects.create(game=game, state=data)
@@ -152,6 +155,12 @@ REGISTRY: dict[str, GameAdapter] = {}
 def register(adapter: GameAdapter) -> GameAdapter:
     REGISTRY[adapter.kind] = adapter
     return adapter
+
+
+def locked_with() -> tuple[str, ...]:
+    """Every game kind's ``locked_with``: the write path reads them with the locked game (a kind without
+    that projection gets an empty one, which it never reads)."""
+    return tuple(sorted({name for adapter in REGISTRY.values() for name in adapter.locked_with}))
 
 
 def adapter_of(game_or_kind) -> GameAdapter:

@@ -129,7 +129,7 @@ def _slots(template) -> dict[str, SlotNode]:
 
 
 def answer(request, game, actor, level: int, text: str, *, notes=(), status: int = 200, keep=None,
-           extra: dict | None = None, redirect_ok: bool = True, steps=()):
+           extra: dict | None = None, redirect_ok: bool = True, steps=(), fresh=None):
     """The answer to a posted form, whatever the game (``redirect_ok=False``: a result to show on
     the page itself, such as the battle calculator's, never a redirect)."""
     if not request.htmx and status < 300 and redirect_ok:
@@ -138,7 +138,10 @@ def answer(request, game, actor, level: int, text: str, *, notes=(), status: int
         for line in [*steps, *notes]:
             messages.info(request, line)
         return redirect(game)
-    game.refresh_from_db()
+    if fresh is not None:  # the game as the write path left it (``Event.game``): no need to read it again
+        game = fresh
+    else:
+        game.refresh_from_db()
     return render_game(request, game, actor, status=status, keep=keep, extra=extra,
                        flash={"level": LEVELS.get(level, "info"), "text": text, "notes": list(notes),
                               "steps": list(steps)})
@@ -149,7 +152,14 @@ def answer_result(request, game, actor, result: log.Result, keep=None):
     lang = current_lang()
     return answer(request, game, actor, level_of(result), result.reason.text(lang) if result.reason else "",
                   notes=[n.text(lang) for n in result.notes], status=result.http_status,
-                  keep=None if result.applied or result.status == log.STALE else keep)
+                  keep=None if result.applied or result.status == log.STALE else keep, fresh=_written(result))
+
+
+def _written(*results: log.Result):
+    """The game object the write path saved with the last applied of ``results`` (its version and
+    projections as written), or None."""
+    applied = [r for r in results if r.applied and r.event is not None]
+    return applied[-1].event.game if applied else None
 
 
 def answer_results(request, game, actor, results: list[log.Result], stop=None):
@@ -165,10 +175,10 @@ def answer_results(request, game, actor, results: list[log.Result], stop=None):
     if last.applied:
         text = ngettext("Done in one tap: %(n)s step.", "Done in one tap: %(n)s steps.", len(done)) % {"n": len(done)}
         notes = [stop.text(lang)] if stop is not None else []
-        return answer(request, game, actor, messages.SUCCESS, text, steps=steps, notes=notes)
+        return answer(request, game, actor, messages.SUCCESS, text, steps=steps, notes=notes, fresh=_written(*results))
     reason = last.reason.text(lang) if last.reason else ""
     notes = [n.text(lang) for n in last.notes]
     if done:
         text = _("%(n)s step(s) done, then stopped: %(reason)s") % {"n": len(done), "reason": reason}
-        return answer(request, game, actor, level_of(last), text, steps=steps, notes=notes)
+        return answer(request, game, actor, level_of(last), text, steps=steps, notes=notes, fresh=_written(*results))
     return answer(request, game, actor, level_of(last), reason, notes=notes, status=last.http_status)

@@ -19,7 +19,7 @@ from gameplay.common import Reason
 from tracker.lan import lan_addresses
 from tracker.language import lang as current_lang
 
-from . import access, errors, log, transfer
+from . import access, errors, log, statecache, transfer
 from .commands import BadInput, version_of
 from .models import Game, Seat, new_token
 from .registry import adapter_of
@@ -27,8 +27,8 @@ from .responses import answer, answer_result, answer_results, render_game
 
 logger = logging.getLogger(__name__)
 
-STEP_FAULT = Reason("fault", "Сбой сервера при записи следующего шага: сделанные шаги сохранены, продолжите ход.",
-                    "A server fault while writing the next step: the steps done are kept; carry on with the turn.")
+STEP_FAULT = Reason("fault", "Сбой сервера при записи хода: ничего не записано, нажмите ещё раз.",
+                    "A server fault while writing the turn: nothing was written; tap again.")
 
 
 @require_GET
@@ -96,27 +96,25 @@ def command(request, pk):
         return denied
     adapter = adapter_of(game)
     try:
-        parsed = adapter.parse(request, game, actor, lambda: adapter.load(game))
+        parsed = adapter.parse(request, game, actor, lambda: statecache.load(game, adapter))
     except BadInput as exc:
         return answer(request, game, actor, messages.ERROR, _message(exc), status=exc.status, keep=exc.keep)
     if parsed.preview:
         return adapter.preview(request, game, actor, parsed)
-    result = log.submit(game.pk, parsed.version, actor, parsed.command)
+    try:  # one tap, several steps (``parsed.then``): one transaction, each step its own event
+        results = log.submit_run(game.pk, parsed.version, actor, [parsed.command, *parsed.then])
+    except DatabaseError:
+        if not parsed.then:
+            raise
+        logger.exception("game %s: a one-tap run failed", game.pk)  # rolled back: nothing of it was written
+        return answer(request, game, actor, messages.ERROR, STEP_FAULT.text(current_lang()))
+    result = results[0]
     if result.applied:
         adapter.after_submit(game, actor, parsed, result)
     if not parsed.then:
         return answer_result(request, game, actor, result, keep=parsed.keep)
-    results = [result]
-    for then in parsed.then:  # one tap, several steps: each its own event, each against the last version
-        if not result.applied:
-            break
-        try:
-            result = log.submit(game.pk, result.event.seq, actor, then)
-        except DatabaseError:  # the steps already written stand; say where the run stopped
-            logger.exception("game %s: a step of a one-tap run failed", game.pk)
-            result = log.Result(log.REFUSED, STEP_FAULT)
-        results.append(result)
-    return answer_results(request, game, actor, results, stop=parsed.stop if result.applied else None)
+    last = results[-1]
+    return answer_results(request, game, actor, results, stop=parsed.stop if last.applied else None)
 
 
 @require_POST

@@ -29,6 +29,7 @@ class QmgAdapter(GameAdapter):
     kind = Game.QMG
     partial_template = "qmg/_game.html"
     render_once = True
+    locked_with = ("qmg",)
 
     def stepper(self, game: Game) -> QmgStepper:
         return QmgStepper(selectors.board_of(game), selectors.options_of(game), legacy=self.legacy(game))
@@ -53,33 +54,44 @@ class QmgAdapter(GameAdapter):
         """The mirror models, plus the card engine's open steps kept as JSON (``GameState``)."""
         return selectors.table_of(game)
 
-    def save(self, game: Game, old: Table | None, new: Table, events=None, event=None) -> None:
-        """Write the difference between two tables onto the mirror models."""
+    def save(self, game: Game, old: Table | None, new: Table, events=None, moves=None) -> None:
+        """Write the difference between two tables onto the mirror models (only what changed)."""
+        fresh = old is None
         old = old if old is not None else replace(new, position=Position())
         before, after = set(old.position.pieces), set(new.position.pieces)
         for p in before - after:
             Piece.objects.filter(game=game, country=p.country, kind=p.kind, space=p.space).delete()
-        Piece.objects.bulk_create(Piece(game=game, country=p.country, kind=p.kind, space=p.space)
-                                  for p in new.position.pieces if p not in before)
+        added = [Piece(game=game, country=p.country, kind=p.kind, space=p.space)
+                 for p in new.position.pieces if p not in before]
+        if added:
+            Piece.objects.bulk_create(added)
         old_cards = dict(old.cards)
         for country, k in new.cards:
             if old_cards.get(country) != k:
                 CountryCards.objects.filter(game=game, country=country).update(
                     deck=k.deck, hand=k.hand, discard=k.discard, responses=k.responses, statuses=list(k.statuses))
+        engine = new.engine_dict()
+        if fresh:
+            GameState.objects.update_or_create(game=game, defaults={"state": engine})
+        elif old.engine_dict() != engine and not GameState.objects.filter(game=game).update(state=engine):
+            GameState.objects.create(game=game, state=engine)  # a game from before the card engine
         fields = {"round": new.round, "turn": new.turn, "phase": new.phase, "played": new.played or "",
                   "vp_axis": new.vp_axis, "vp_allies": new.vp_allies, "end_reason": new.end_reason or "",
                   "used": list(new.used), "window": new.window or "", "window_passes": new.window_passes,
                   "attack": new.attack}
-        GameState.objects.update_or_create(game=game, defaults={"state": new.engine_dict()})
         t = game.qmg
         if events is not None:
             fields["vp_rounds"] = self._vp_rounds(game, events)
-        elif event is not None:  # a new move: its round's VP is the new table's
-            rounds = [p for p in t.vp_rounds if p[0] != event.round]
-            fields["vp_rounds"] = sorted([*rounds, [event.round, new.vp_axis, new.vp_allies]])
-        for name, value in fields.items():
-            setattr(t, name, value)
-        t.save()
+        elif moves:  # new moves: each one's round's VP is the table's after it
+            per_round = {p[0]: p for p in t.vp_rounds}
+            for event, table in moves:
+                per_round[event.round] = [event.round, table.vp_axis, table.vp_allies]
+            fields["vp_rounds"] = [per_round[r] for r in sorted(per_round)]
+        changed = [name for name, value in fields.items() if getattr(t, name) != value]
+        for name in changed:
+            setattr(t, name, fields[name])
+        if changed:
+            t.save(update_fields=changed)
         game.winner = new.winner or ""
 
     def _vp_rounds(self, game: Game, events) -> list[list[int]]:
