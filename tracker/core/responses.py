@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 
 from django.contrib import messages
-from django.core.cache import cache
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.template.context import make_context
@@ -23,7 +22,7 @@ from tracker.language import lang as current_lang
 
 from tracker.templatetags.slots import SlotNode
 
-from . import log, statecache
+from . import log, once, statecache
 from .registry import adapter_of
 from .selectors import history, recent_events, undo_sealed
 
@@ -104,13 +103,13 @@ def _render_once(request, game, actor, adapter, state, status, keep, flash):
 def _skeleton(request, game, adapter, template, state) -> list[str]:
     """The skeleton split at its slots: [text, slot name, text, …]."""
     key = f"skeleton:{game.kind}:{game.pk}:{game.spectator_token}:{game.version}:{current_lang()}"
-    parts = cache.get(key)
-    if parts is None:
+
+    def render():
         context = _context(request, game, SPECTATOR, adapter, state)
         context["skeleton"] = True
-        parts = SLOT_SPLIT.split(template.render(context))  # no request: no CSRF token can enter it
-        cache.set(key, parts, 600)
-    return parts
+        return SLOT_SPLIT.split(template.render(context))  # no request: no CSRF token can enter it
+
+    return once.cached(key, render, 600)  # the mover's answer and the refreshes it set off: rendered once
 
 
 _SLOTS: dict = {}

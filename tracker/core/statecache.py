@@ -9,6 +9,8 @@ import pickle
 from django.core.cache import cache
 from django.db import transaction
 
+from . import once
+
 TIMEOUT = 600
 
 
@@ -18,12 +20,7 @@ def _key(game, version: int) -> str:
 
 def load(game, adapter):
     """The state at ``game.version``: from the cache, else the projection (then kept)."""
-    key = _key(game, game.version)
-    state = cache.get(key)
-    if state is None:
-        state = adapter.load(game)
-        _keep(key, state)
-    return state
+    return once.cached(_key(game, game.version), lambda: adapter.load(game), TIMEOUT, keep=_keep)
 
 
 def remember(game, state) -> None:
