@@ -15,7 +15,9 @@ with the space it leads to.
 
 The static part (background, adjacency lines, the spaces' shapes, names, stars, home marks,
 legend) is computed once per board and language and cached; a call only adds pieces, straits,
-supply marks and the selection. The DOM contract used by ``static/js/board.js``:
+supply marks and the selection. Each space's group is also kept (bounded, per process) by what it
+is drawn from, so a new game version re-draws only the spaces that changed; the output is the
+same. The DOM contract used by ``static/js/board.js``:
 
 * ``svg.board-svg`` with ``data-focus="x y"`` (where a phone's first view is centred) and
   ``data-label-empty`` (the info-box text for a space without pieces);
@@ -579,16 +581,35 @@ def render_board_svg(board: Board, position: Position, supply: SupplyReport | No
     air_by_space: dict[str, list[str]] = {}
     for country, space in air or ():
         air_by_space.setdefault(space, []).append(country)
+    groups = _GROUPS
     for sp in st.spaces:
         pieces = sorted(by_space.get(sp.id, ()), key=lambda p: (order.get(p.country, 99), p.kind))
         airs = sorted(air_by_space.get(sp.id, ()), key=lambda cc: order.get(cc, 99))
-        out.append(_space_group(board, sp, pieces, airs, supply, strait_facts.get(sp.id, ()), lang, selected))
+        facts = strait_facts.get(sp.id, ())
+        # what the group is drawn from, beyond its board and language (fixed by ``st``, kept by identity)
+        key = (id(st), sp.id, tuple((p.country, p.kind, _supplied(supply, p)) for p in pieces), tuple(airs),
+               tuple((f["id"], f["team"], f["role"]) for f in facts), sp.id == selected)
+        hit = groups.get(key)
+        if hit is None or hit[0] is not st:
+            hit = (st, _space_group(board, sp, pieces, airs, supply, facts, lang, selected))
+            if len(groups) >= GROUPS_MAX:
+                groups.clear()
+            groups[key] = hit
+        out.append(hit[1])
     out.append("</g>")
     out.append('<g class="strait-labels" font-size="12" font-weight="700" paint-order="stroke" stroke="#ffffff" '
                'stroke-width="3.5" pointer-events="none">' + "".join(strait_labels) + "</g>")
     out.append(st.legend)
     out.append("</svg>")
     return "".join(out)
+
+
+# One space's ``<g>`` per (static part, space, its pieces with their supply, air forces, straits'
+# teams, selected): a new game version re-draws only the spaces that changed. Shared by every game
+# of the process on the same board; an entry holds its ``_Static`` so that ``id(st)`` cannot be
+# reused by another board or language while the entry lives. Bounded: cleared when full.
+GROUPS_MAX = 4096
+_GROUPS: dict[tuple, tuple[_Static, str]] = {}
 
 
 def _focus(board: Board, lay: _Layout, selected: str | None) -> tuple[float, float]:
