@@ -121,6 +121,20 @@
       root.setProperty("--bar-left", Math.round(r.left) + "px");
       root.setProperty("--bar-width", Math.round(r.width) + "px");
     }
+    // Under its cap (max-height, static/css/app.css) the bar's long lists (.bar-scroll; and the answer) give up
+    // what the bar would overflow, the last first, never below one row; the rest of the bar (its buttons) keeps
+    // its height.
+    var lists = bar.querySelectorAll(".bar-answer, .bar-scroll"), i;
+    for (i = 0; i < lists.length; i++) { lists[i].style.maxHeight = ""; }
+    var over = bar.scrollHeight - bar.clientHeight;
+    for (i = lists.length - 1; i >= 0 && over > 0; i--) {
+      var full = Math.floor(lists[i].getBoundingClientRect().height);
+      var keep = Math.max(Math.min(full, 40), full - over);
+      if (keep < full) {
+        lists[i].style.maxHeight = keep + "px";
+        over -= full - keep;
+      }
+    }
     var h = Math.ceil(bar.getBoundingClientRect().height);
     root.setProperty("--bar-h", h + "px");
     root.setProperty("scroll-padding-bottom", h + 8 + "px");

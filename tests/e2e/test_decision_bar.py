@@ -220,6 +220,11 @@ def test_an_event_with_a_map_choice(live_server, new_context):
     expect(germany.page.locator("#card-steps")).to_be_visible()
     germany.settled()
     expect(germany.page.locator("svg.board-svg g.space.target").first).to_be_attached()
+    if not MEASURE:  # the bar keeps under its cap (half the screen): the step's choices and the end of the turn on it
+        bar = germany.page.locator("#decision-bar")
+        assert bar.bounding_box()["height"] <= PHONE["height"] / 2 + 1, bar.bounding_box()
+        for control in (bar.locator("[data-step-choice]").first, bar.get_by_role("button", name="Закончить ход")):
+            assert control.evaluate(UNDER_FINGER)["ok"], control
     screen(germany.page, "decision-bar-event-step-360")
     germany.tap(space(germany.page, "balkans"))
     expect(answer(germany.page)).to_contain_text("найм")  # «Можно: при найме снабжение не требуется…»

@@ -14,7 +14,7 @@ from tests.tracker.test_generalissimus_views import setup_data
 from tracker.models import Game
 
 from .test_accessibility import check
-from .test_decision_bar import PHONE, Phone, screen
+from .test_decision_bar import PHONE, UNDER_FINGER, Phone, screen
 from .test_generalissimus import choose, place, tap_dice
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -32,6 +32,16 @@ def pinned(page):
     expect(page.locator("html.js-bar")).to_have_count(1)
     box = page.locator("#game .decision-bar").bounding_box()
     assert abs(box["y"] + box["height"] - PHONE["height"]) <= 1, box
+
+
+def capped(page, share, *controls):
+    """The bar is no taller than its cap (``share`` of the screen: static/css/app.css) and each control given is
+    on the screen and under the finger (the bar's long list scrolls inside it instead)."""
+    box = page.locator("#game .decision-bar").bounding_box()
+    assert box["height"] <= share * PHONE["height"] + 1, box
+    for control in controls:
+        where = control.evaluate(UNDER_FINGER)
+        assert where["ok"], (control, where)
 
 
 def test_fog_of_war_a_turn_in_the_bar(live_server, new_context):
@@ -54,6 +64,8 @@ def test_fog_of_war_a_turn_in_the_bar(live_server, new_context):
     chips = bar.locator("form.act-new-op .hand-pick label")
     axis.tap(chips.nth(0))
     axis.tap(chips.nth(1))
+    # the open form scrolls inside the bar; its button and the end of the turn stay on the screen
+    capped(axis_page, .72, bar.locator("form.act-new-op button[type=submit]"), bar.locator("form.act-end button"))
     screen(axis_page, "decision-bar-fog-of-war-360")
     axis.tap(bar.locator("form.act-new-op button[type=submit]"))
     axis.settled()
@@ -112,6 +124,7 @@ def test_generalissimus_a_turn_in_the_bar(live_server, new_context):
     south.tap(form.locator('label.g-pick:has(input[value="S-musket_volley-1"])'))
     south.choose(form.locator("select[name=unit]"), "S-inf-1")
     south.choose(form.locator("select[name=target]"), "N-inf-1")
+    capped(south_page, .72, form.locator("button[type=submit]"))
     screen(south_page, "decision-bar-generalissimus-360")
     south.tap(form.locator("button[type=submit]"))
     south.settled()
@@ -128,6 +141,30 @@ def test_generalissimus_a_turn_in_the_bar(live_server, new_context):
     check(south_page, "generalissimus, the bar after the dice")
     tap_dice(north.locator('form.g-dice[data-roll="fire"]'), [1, 2, 2])
     expect(south_page.locator(".g-last-step")).to_contain_text("N-inf-1", timeout=8000)
+    south.report()
+
+
+def test_generalissimus_orders_keep_the_bar_under_its_cap(live_server, new_context):
+    """Each order placed adds a line to the bar: past its cap the list scrolls inside the bar, while the zones,
+    every card button and the confirm button stay on the screen."""
+    assert Client().post(reverse("generalissimus:new"), battle_data()).status_code == 302
+    page = open_seat(new_context, live_server, Game.objects.get(name="Генералиссимус бар"), 1)
+    south, bar = Phone(page, "generalissimus, South"), page.locator("#decision-bar")
+    south.turn("South: eight orders face down")
+    placed = bar.locator("ul.g-placed li")
+    for n, (zone, card) in enumerate([("west", "manoeuvre"), ("center", "musket_volley"), ("east", "move"),
+                                      ("west", "move"), ("center", "bayonets"), ("east", "retreat"),
+                                      ("center", "move"), ("west", "artillery_volley")], 1):
+        south.tap(bar.locator(f'form.g-place label.g-zone-chip:has(input[value="{zone}"])'))
+        south.tap(bar.locator(f'form.g-place button[name=card_type][value="{card}"]'))
+        expect(placed).to_have_count(n)
+        south.settled()
+    cards = bar.locator("form.g-place button[name=card_type]")
+    capped(page, .72, bar.locator("button.g-confirm"), *bar.locator("label.g-zone-chip").all(),
+           *[cards.nth(i) for i in range(cards.count())], placed.first)
+    assert bar.locator("ul.g-placed").evaluate("(l) => l.scrollHeight > l.clientHeight")  # the list scrolls
+    screen(page, "decision-bar-generalissimus-orders-360")
+    check(page, "generalissimus, the bar with eight orders")
     south.report()
 
 
