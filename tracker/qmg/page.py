@@ -20,6 +20,7 @@ from gameplay.qmg.table import (
 
 from tracker.core.commands import BadInput, Parsed
 from tracker.core.models import Event, PrivateNote
+from tracker.core.prepared import Prepared
 from tracker.core.selectors import recent_events
 from tracker.language import lang as _lang
 
@@ -127,7 +128,7 @@ def _cards_context(game, table, board, actor, events, mine, lang, forms, initial
                                     for x in k.statuses]})
     notes, hand_notes = [], {}
     if actor.seat is not None:
-        rows = list(PrivateNote.objects.filter(game=game, seat=actor.seat).order_by("id"))  # one query: both kinds
+        rows = _SEAT_NOTES.run(game=game.pk, seat=actor.seat.pk)  # one query: both kinds, never cached
         notes = face_down_notes(game, rows=rows)
         hand_notes = {n.country: n.text for n in rows if n.kind == PrivateNote.HAND}
     unseen = discarded_unseen(actor.seat, notes, table, lang)
@@ -165,6 +166,10 @@ def _cards_context(game, table, board, actor, events, mine, lang, forms, initial
                                             initial={"country": (mine or [None])[0],
                                                      "text": hand_notes.get((mine or [None])[0], "")})),
     }
+
+
+_SEAT_NOTES = Prepared(lambda game, seat: PrivateNote.objects.filter(game_id=game, seat_id=seat).order_by("id"),
+                       game=1_999_999_973, seat=1_999_999_979)  # every refresh of a seat's page: compiled once
 
 
 def _prepare_context(board, table, mine, lang, own) -> list[dict]:
