@@ -1,7 +1,12 @@
 """A seat's game partial, the refresh every phone makes after each move (issue 21: ≤ 10× the bare view):
 its seat-and-game lookup and its private notes are prepared queries (compiled once, run fresh on every
-request: nothing private is kept between requests)."""
+request: nothing private is kept between requests), and what only some states show is cached per version
+(the played card) or per language and board (the fields of an empty «Сыграть карту» form), never with a
+player's input in it."""
+import pickle
+
 import pytest
+from django.core.cache import cache
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -13,7 +18,7 @@ from tracker.core.prepared import Prepared
 
 from .test_cards_views import game6  # noqa: F401 - fixture
 from .test_render_once import viewers
-from .test_views import HTMX
+from .test_views import HTMX, as_seat, post
 
 pytestmark = pytest.mark.django_db
 
@@ -78,3 +83,30 @@ def test_a_hand_note_shows_on_its_seats_next_refresh_and_on_no_other_page(game6)
             page = c.get(url, **HTMX).content.decode()
             assert (text in page) == (name == "seat 1"), name
             assert "держу Блицкриг" not in page or text == "держу Блицкриг" and name == "seat 1", name
+
+
+def test_the_played_card_shows_on_the_active_phone_once_per_version(game6):  # noqa: F811
+    germany = as_seat(Client(), game6, 1)
+    cache.clear()
+    assert post(germany, game6, "play_card", card="Блицкриг", card_type="event").status_code == 200
+    played = [k for k in cache._cache if ":qmg:played:" in k]  # the answer to the move showed it
+    assert len(played) == 1
+    for _ in range(2):
+        page = germany.get(reverse("game", args=[game6.pk]), **HTMX).content.decode()
+        assert '<div class="played-card">' in page and "<strong>Блицкриг</strong>" in page
+    assert [k for k in cache._cache if ":qmg:played:" in k] == played
+    assert '<div class="played-card">' not in as_seat(Client(), game6, 2).get(reverse("game", args=[game6.pk]),
+                                                                             **HTMX).content.decode()
+
+
+def test_a_refused_play_keeps_the_typed_name_on_that_phone_only_and_out_of_the_cache(game6):  # noqa: F811
+    germany = as_seat(Client(), game6, 1)
+    url = reverse("game", args=[game6.pk])
+    cache.clear()
+    assert 'id="id_space"' in germany.get(url, **HTMX).content.decode()  # the empty form, cached
+    r = post(germany, game6, "play_card", card="секретный план Барбаросса", card_type="event")
+    assert r.status_code == 400 and "секретный план Барбаросса" in r.content.decode()  # kept for its player
+    for value in cache._cache.values():
+        assert "секретный план Барбаросса" not in str(pickle.loads(value))
+    page = germany.get(url, **HTMX).content.decode()
+    assert "секретный план Барбаросса" not in page and 'id="id_space"' in page
