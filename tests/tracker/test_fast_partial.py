@@ -110,3 +110,22 @@ def test_a_refused_play_keeps_the_typed_name_on_that_phone_only_and_out_of_the_c
         assert "секретный план Барбаросса" not in str(pickle.loads(value))
     page = germany.get(url, **HTMX).content.decode()
     assert "секретный план Барбаросса" not in page and 'id="id_space"' in page
+
+
+def test_the_host_links_are_a_slot_of_their_own(game6):  # noqa: F811
+    """The links every viewer shares (ask, rules) are in the skeleton; the host's own (join links, export)
+    in a slot. A skeleton of the release before that slot (shared cache, under the same game version) is not
+    taken: the host would lose its links."""
+    clients = viewers(game6)
+    url = reverse("game", args=[game6.pk])
+    game6.refresh_from_db()
+    cache.clear()
+    old = (f"skeleton:qmg:{game6.pk}:{game6.spectator_token}:{game6.version}:ru", [
+        '<section id="game">', "you", "", "bar", "", "turn", "", "own_cards", "", "notes", "", "history",
+        '<p class="links"></p></section>'])
+    cache.set(*old, 600)
+    seats_link, export_link = reverse("seats", args=[game6.pk]), reverse("export_game", args=[game6.pk])
+    for name, c in clients.items():
+        page = c.get(url, **HTMX).content.decode()
+        assert reverse("ask", args=[game6.pk]) in page and reverse("rules") in page, name
+        assert (seats_link in page) == (export_link in page) == (name == "host"), name
