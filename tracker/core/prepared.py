@@ -23,7 +23,7 @@ class Prepared:
         self.build = build
         self.placeholders = placeholders
 
-    def _compile(self, alias: str, connection):
+    def _compile(self, alias: str):
         queryset = self.build(**self.placeholders)
         compiler = queryset.query.get_compiler(using=alias)
         sql, params = compiler.as_sql()
@@ -54,7 +54,7 @@ class Prepared:
         memo = connection.__dict__.setdefault("_prepared_queries", {})  # per connection: per thread
         entry = memo.get(self)
         if entry is None:
-            entry = memo[self] = self._compile(using, connection)
+            entry = memo[self] = self._compile(using)
         sql, order, compiler, converters, model, init_list, start, end, populators = entry
         with connection.cursor() as cursor:
             cursor.execute(sql, [values[name] for name in order])
