@@ -7,6 +7,7 @@ success redirects (post/redirect/get) and a failure shows the whole page with it
 from __future__ import annotations
 
 import re
+import zlib
 
 from django.contrib import messages
 from django.http import HttpResponse
@@ -87,8 +88,8 @@ def _render_once(request, game, actor, adapter, state, status, keep, flash):
     (``tracker.templatetags.slots``). Nothing private can enter the skeleton: it is rendered from a
     spectator's context, and every block that depends on the viewer is a slot."""
     template = get_template(adapter.partial_template)
-    parts = _skeleton(request, game, adapter, template, state)
     slots = _slots(template)
+    parts = _skeleton(request, game, adapter, template, state, slots)
     if any(name not in slots for name in parts[1::2]):  # a skeleton kept by another version of the app (shared cache)
         context = _context(request, game, actor, adapter, state, keep, flash)
         return render(request, adapter.partial_template, context, status=status)
@@ -100,9 +101,12 @@ def _render_once(request, game, actor, adapter, state, status, keep, flash):
     return HttpResponse("".join(out), status=status)
 
 
-def _skeleton(request, game, adapter, template, state) -> list[str]:
-    """The skeleton split at its slots: [text, slot name, text, …]."""
-    key = f"skeleton:{game.kind}:{game.pk}:{game.spectator_token}:{game.version}:{current_lang()}"
+def _skeleton(request, game, adapter, template, state, slots) -> list[str]:
+    """The skeleton split at its slots: [text, slot name, text, …]. Its key carries this release's slot names:
+    a release with other slots (e.g. a block split into a slot of its own) never takes another's skeleton
+    from a shared cache, where that block would be missing or doubled."""
+    names = zlib.crc32(",".join(sorted(slots)).encode())
+    key = f"skeleton:{game.kind}:{game.pk}:{game.spectator_token}:{game.version}:{current_lang()}:{names:x}"
 
     def render():
         context = _context(request, game, SPECTATOR, adapter, state)

@@ -20,6 +20,7 @@ from gameplay.qmg.table import (
 
 from tracker.core.commands import BadInput, Parsed
 from tracker.core.models import Event, PrivateNote
+from tracker.core.prepared import Prepared
 from tracker.core.selectors import recent_events
 from tracker.language import lang as _lang
 
@@ -58,7 +59,7 @@ def context(request, game, actor, table, keep=None) -> dict:
         "my_turn": active in mine, "can_write": actor.can_write and not table.finished,
         "waiting_for": "" if active in mine or table.finished else (c.ru, c.en)[i],
         "step_by_step": bool((game.options or {}).get("step_by_step")),
-        "finish_form": FinishTurnForm(initial=initial),
+        "finish_form": _once(lambda: FinishTurnForm(initial=initial)),
         # forms are built when (and if) the template shows them
         "play_form": _once(lambda: forms.get("play") or PlayCardForm(initial=initial, board=board, country=active)),
         "step_form": _once(lambda: forms.get("step") or StepForm(
@@ -71,7 +72,7 @@ def context(request, game, actor, table, keep=None) -> dict:
         "form_kept": bool(forms),
         "form_key": ("kept%s:" % game.version if forms else "") + (",".join(mine) or "-"),
         "step_initial": f"{active if active in mine else ''}{':kept' + str(game.version) if forms.get('step') else ''}",
-        "version_form": VersionForm(initial=initial),
+        "version_form": _once(lambda: VersionForm(initial=initial).render()),  # the same markup each time it is shown
     }
     supply = _once(lambda: compute_supply(board, table.position, turn_context(table)))
     ctx.update(_public(game, table, board, supply, lang))
@@ -95,7 +96,7 @@ def _public(game, table, board, supply, lang) -> dict:
     phones that refresh after every move (the default cache, per server process)."""
     key = f"qmg:public:{game.pk}:{game.spectator_token}:{game.version}:{lang}"
     public = cache.get(key)
-    if public is not None:
+    if public is not None and "public_cards" in public:  # (one kept by an older release lacks it)
         return public
     i = 1 if lang == "en" else 0
     active = table.active(board)
@@ -106,6 +107,12 @@ def _public(game, table, board, supply, lang) -> dict:
         "countries": [{"id": cid, "name": (board.countries[cid].ru, board.countries[cid].en)[i],
                        "team": board.countries[cid].team, "cards": k, "active": cid == active}
                       for cid, k in table.cards],
+        # statuses face up, responses as a count (their names are their owners' private notes)
+        "public_cards": [{"country": cid, "name": (board.countries[cid].ru, board.countries[cid].en)[i],
+                          "team": board.countries[cid].team, "responses": k.responses,
+                          "statuses": [card_name(CATALOGUE.get(x), lang) if CATALOGUE.get(x) else _("status")
+                                       for x in k.statuses]}
+                         for cid, k in table.cards],
         "vp_chart": vp_chart_svg(selectors.vp_series(game), board.rounds,
                                  labels=(_("Axis"), _("Allies")), title=_("Victory points by round")),
         "victory_preview": {"points": v.points, "lines": v.detail(lang)},
@@ -119,15 +126,9 @@ def _cards_context(game, table, board, actor, events, mine, lang, forms, initial
     """Cards on the table: public statuses and response counts; this seat's private notes only."""
     active = table.active(board)
     team_names = {"axis": _("Axis"), "allies": _("Allies")}
-    public = []
-    for cid, k in table.cards:
-        public.append({"country": cid, "name": board.countries[cid].en if lang == "en" else board.countries[cid].ru,
-                       "team": board.countries[cid].team, "responses": k.responses,
-                       "statuses": [card_name(CATALOGUE.get(x), lang) if CATALOGUE.get(x) else _("status")
-                                    for x in k.statuses]})
     notes, hand_notes = [], {}
     if actor.seat is not None:
-        rows = list(PrivateNote.objects.filter(game=game, seat=actor.seat).order_by("id"))  # one query: both kinds
+        rows = _SEAT_NOTES.run(game=game.pk, seat=actor.seat.pk)  # one query: both kinds, never cached
         notes = face_down_notes(game, rows=rows)
         hand_notes = {n.country: n.text for n in rows if n.kind == PrivateNote.HAND}
     unseen = discarded_unseen(actor.seat, notes, table, lang)
@@ -147,13 +148,12 @@ def _cards_context(game, table, board, actor, events, mine, lang, forms, initial
         "window_key": ",".join(my_team_countries) or "-",
         "notes_key": hashlib.sha256(repr(sorted(hand_notes.items())).encode()).hexdigest(),
         # what a template shows only in some states is computed when (and if) it is shown
-        "public_cards": public,
         "deck_cards": _once(lambda: [(card_name(c, lang), c.type) for c in CATALOGUE.by_country(active)]),
         "usable_cards": _once(usable),
         "private_responses": private_responses,
         "discarded_unseen": unseen,
         "hand_notes": hand_notes,
-        "played_card": _once(lambda: _played_card(table, board, events, lang)),  # only on the active phone
+        "played_card": _once(lambda: _played_card_of_version(game, table, board, events, lang)),  # the active phone's
         "window_team": team_names.get(table.window, ""),
         "window_mine": bool(my_team_countries),
         "use_form": _once(lambda: forms.get("use") or UseCardForm(
@@ -165,6 +165,10 @@ def _cards_context(game, table, board, actor, events, mine, lang, forms, initial
                                             initial={"country": (mine or [None])[0],
                                                      "text": hand_notes.get((mine or [None])[0], "")})),
     }
+
+
+_SEAT_NOTES = Prepared(lambda game, seat: PrivateNote.objects.filter(game_id=game, seat_id=seat).order_by("id"),
+                       game=1_999_999_973, seat=1_999_999_979)  # every refresh of a seat's page: compiled once
 
 
 def _prepare_context(board, table, mine, lang, own) -> list[dict]:
@@ -302,6 +306,17 @@ def _follow_unseen_discards(game, seq: int) -> None:
         elif not any(_marks(n).get("dropped") in done for n in named):
             for note in named:  # still face down until the owner says which one went
                 _mark(note, active=note.active, dropped=seq)
+
+
+def _played_card_of_version(game, table, board, events, lang) -> dict | None:
+    """``_played_card`` once per game version and language (a card played face up, as the public log shows it:
+    a face-down play's card never enters the log), for the refreshes of the active country's phones."""
+    key = f"qmg:played:{game.pk}:{game.spectator_token}:{game.version}:{lang}"
+    kept = cache.get(key)
+    if kept is None:
+        kept = (_played_card(table, board, events, lang),)
+        cache.set(key, kept, 600)
+    return kept[0]
 
 
 def _played_card(table, board, events, lang) -> dict | None:

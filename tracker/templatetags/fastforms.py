@@ -74,6 +74,12 @@ def _attrs(attrs: dict) -> str:
                                       for k, v in attrs.items() if v is not None and v is not False))
 
 
+@register.filter(name="widget")
+def widget(field) -> str:
+    """The field's widget alone, the markup ``{{ field }}`` gives (a hidden version field, a number field)."""
+    return mark_safe(widget_html(field))
+
+
 @register.filter(name="as_crispy_field")
 def as_field(field) -> str:
     """One bound field: label, widget, errors and help, in its ``div#div_id_<name>``."""
