@@ -33,6 +33,6 @@ class Command(BaseCommand):
         argv = [sys.executable, "-m", "gunicorn", "tracker.asgi:application", "--bind", bind,
                 "--workers", str(workers), "--worker-class", "uvicorn_worker.UvicornWorker",
                 "--access-logfile", os.environ.get("WEB_ACCESS_LOG", "-"), "--graceful-timeout", "10",
-                "--keep-alive", "10"]  # phones keep their connections open between taps
+                "--keep-alive", "75"]  # phones keep their connections open between taps (as nginx does by default)
         os.environ.setdefault("DJANGO_DB_POOL", "1")  # PostgreSQL: a connection pool per worker (tracker.settings)
         os.execv(sys.executable, argv)
