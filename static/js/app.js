@@ -5,7 +5,8 @@
  * - The decision bar (QMG, The Fog of War, Generalissimus: templates/<game>/_decision_bar.html): html.js-bar pins it to the bottom of the
  *   screen; the answer to a tap made in it (or on the map) appears in it; the page's bottom padding, its
  *   scroll-padding-bottom and the map's height follow the bar's height (CSS variables set through the
- *   CSSOM: --bar-h, --map-top, --pinned-h, and on a landscape tablet --bar-left/--bar-width, the panel's).
+ *   CSSOM: --bar-h, --map-top (the top of QMG's map viewport or Generalissimus's board), --pinned-h, and on a
+ *   landscape tablet --bar-left/--bar-width, the panel's).
  * - Whatever is scrolled into view (a focused field, a button a finger or a test is about to tap)
  *   comes out below the pinned bar, not under it: the page's scroll-padding-top is the bar's height.
  * - An old error goes away as soon as the player changes the form or taps another space.
@@ -138,7 +139,7 @@
     var h = Math.ceil(bar.getBoundingClientRect().height);
     root.setProperty("--bar-h", h + "px");
     root.setProperty("scroll-padding-bottom", h + 8 + "px");
-    var map = document.querySelector("#game .board-viewport");
+    var map = document.querySelector("#game .board-viewport, #game .g-board-wrap");
     var top = map ? Math.round(map.getBoundingClientRect().top + window.scrollY) : 0;
     if (map) { root.setProperty("--map-top", top + "px"); }
     var sizes = [h, top, window.innerWidth, window.innerHeight].join(" ");
@@ -154,7 +155,10 @@
 
   document.addEventListener("click", function (e) {
     var close = e.target && e.target.closest ? e.target.closest(".flash-close") : null;
-    if (close && close.parentNode) { close.parentNode.parentNode.removeChild(close.parentNode); padPinned(); fitBar(); }
+    if (close && close.parentNode) { close.parentNode.parentNode.removeChild(close.parentNode); padPinned(); fitBar(); return; }
+    // Generalissimus on a phone shows the bar's answer as one line (static/css/generalissimus.css): a tap shows all of it
+    var short = e.target && e.target.closest ? e.target.closest(".g-game .decision-bar .flash-here") : null;
+    if (short) { short.classList.toggle("is-open"); fitBar(); }
   });
 
   function clearErrors() {  // the answer to the last tap goes once the player starts the next one
