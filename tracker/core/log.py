@@ -26,7 +26,7 @@ from django.db import IntegrityError, transaction
 
 from gameplay.common import Reason, ReplayError
 
-from . import live, statecache
+from . import live, selectors, statecache
 from .models import Event, Game, Seat
 from .registry import adapter_of, locked_with
 from .selectors import HIDDEN_AGAIN
@@ -214,10 +214,13 @@ def _submit_locked(game: Game, adapter, actor: Actor, commands: list[dict]) -> l
         results.append(Result(APPLIED, outcome.reason, outcome.notes, event, outcome.data))
         state = outcome.state
     if moves:
-        Event.objects.bulk_create([event for event, _state in moves])
+        events = [event for event, _state in moves]
+        before = events[0].seq - 1
+        Event.objects.bulk_create(events)
         adapter.save(game, first, state, moves=moves)
         game.save(update_fields=MOVED_FIELDS)
         statecache.remember(game, state)
+        transaction.on_commit(lambda: selectors.appended(game, before, events))
         live.announce(game)
     return results
 
@@ -274,6 +277,7 @@ def _undo_redo(game_id: int, version: int, actor: Actor, kind: str) -> Result:
             game.undone_moves = [e.seq for e in undone]
             game.save()
             statecache.remember(game, new)
+            transaction.on_commit(lambda: selectors.appended(game, event.seq - 1, [event]))
             live.announce(game)
             return Result(APPLIED, Reason(kind, ru, en), (), event)
     except IntegrityError:

@@ -14,18 +14,52 @@ HIDDEN_AGAIN = ("Ход с закрытой картой (отменён: кар
                 "A move with a face-down card (undone: the card is face down again).")
 
 
-def recent_events(game: Game, limit: int = 40) -> list[Event]:
+RECENT = 40  # events a page shows in its history
+
+
+def recent_events(game: Game, limit: int = RECENT) -> list[Event]:
     """The newest events, oldest first (one query, whatever the length of the game; asked again for
-    the same game object at the same version, the shell and the game's page share that query)."""
+    the same game object at the same version, the shell and the game's page share that query; the
+    events a write of this process has just appended are remembered, so its answer needs no query)."""
     key = (game.pk, game.version, limit)
     memo = getattr(game, "_recent_events", None)
     if memo is None or memo[0] != key:
-        memo = (key, list(reversed(game.events.select_related("seat").order_by("-seq")[:limit])))
+        events = _remembered(game) if limit == RECENT else None
+        if events is None:
+            events = list(reversed(game.events.select_related("seat").order_by("-seq")[:limit]))
+            if limit == RECENT:
+                _keep(game, game.version, events)
+        memo = (key, events)
         game._recent_events = memo
     return memo[1]
 
 
-def history(game: Game, events=None, limit: int = 40) -> list[dict]:
+# per process: game → (version, its newest RECENT events), kept by reads and extended by this process's writes
+_RECENT: dict[tuple[int, str], tuple[int, list[Event]]] = {}
+_RECENT_GAMES = 1024
+
+
+def _remembered(game: Game) -> list[Event] | None:
+    found = _RECENT.get((game.pk, game.spectator_token))
+    return found[1] if found is not None and found[0] == game.version else None
+
+
+def _keep(game: Game, version: int, events: list[Event]) -> None:
+    if len(_RECENT) >= _RECENT_GAMES:
+        _RECENT.clear()
+    _RECENT[(game.pk, game.spectator_token)] = (version, events)
+
+
+def appended(game: Game, before: int, events: list[Event]) -> None:
+    """After a write committed ``events`` (seqs ``before``+1 …, the game now at ``game.version``): the newest
+    events of the new version are the old version's plus these, if this process knows the old ones."""
+    found = _RECENT.get((game.pk, game.spectator_token))
+    if found is None or found[0] != before or not events or events[-1].seq != game.version:
+        return
+    _keep(game, game.version, [*found[1], *events][-RECENT:])
+
+
+def history(game: Game, events=None, limit: int = RECENT) -> list[dict]:
     """The newest events, newest first, with whether each is in effect (undone moves stay, marked)."""
     events = recent_events(game, limit) if events is None else events[-limit:]
     done = set(game.done_moves)
