@@ -106,7 +106,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and _env_bo
         "min_size": 2, "max_size": int(os.environ.get("DJANGO_DB_POOL_SIZE", "12")), "timeout": 20}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("OPTIONS", {}).update(
-        {"timeout": 20, "transaction_mode": "IMMEDIATE", "init_command": "PRAGMA journal_mode=WAL;"}
+        # WAL with synchronous=NORMAL: a commit is not flushed to the disk at once (a checkpoint is). A crash or
+        # restart of the app loses nothing committed; only a power cut or an OS crash may lose the last moves
+        # (never corrupt the file). Saves a disk flush (~10 ms here) on every move.
+        {"timeout": 20, "transaction_mode": "IMMEDIATE",
+         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"}
     )
     DATABASES["default"]["CONN_MAX_AGE"] = 0
 

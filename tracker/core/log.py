@@ -28,6 +28,7 @@ from gameplay.common import Reason, ReplayError
 
 from . import live, selectors, statecache
 from .models import Event, Game, Seat
+from .prepared import Prepared
 from .registry import adapter_of, locked_with
 from .selectors import HIDDEN_AGAIN
 
@@ -159,8 +160,15 @@ def submit_run(game_id: int, version: int, actor: Actor, commands: list[dict]) -
 
 def _locked(game_id: int) -> Game:
     """The game row locked for this transaction (only that row), read in one query with the games'
-    one-to-one projections (``GameAdapter.locked_with``: QMG's table)."""
-    return Game.objects.select_for_update(of=("self",)).select_related(*locked_with()).get(pk=game_id)
+    one-to-one projections (``GameAdapter.locked_with``: QMG's table); compiled once per connection."""
+    found = _LOCKED.run(pk=game_id)
+    if not found:
+        raise Game.DoesNotExist(f"no game {game_id}")
+    return found[0]
+
+
+_LOCKED = Prepared(lambda pk: Game.objects.select_for_update(of=("self",)).select_related(*locked_with()).filter(pk=pk),
+                   pk=1_999_999_973)
 
 
 def _commutes(game: Game, version: int, command: dict) -> bool:
