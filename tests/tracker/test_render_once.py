@@ -142,3 +142,47 @@ def test_a_skeleton_from_another_version_of_the_app_is_not_trusted(game6, monkey
     cache.set(key, ["<section id=\"game\">", "a_slot_of_old", "</section>"], 600)
     r = watcher.get(reverse("game", args=[game6.pk]), **HTMX)
     assert r.status_code == 200 and "a_slot_of_old" not in r.content.decode() and 'class="status-bar"' in r.content.decode()
+
+
+def test_a_public_fragment_is_reused_only_while_what_it_shows_is_unchanged(game6, monkeypatch):  # noqa: F811
+    """The skeleton's public fragments are keyed by what they show (tracker.qmg.page._fragment_keys), not by the
+    version: after every move each viewer's page, rendered with the fragments kept from earlier versions, is
+    exactly the page rendered from an empty cache; a move that leaves the map alone does not draw it again."""
+    from tracker.qmg import page
+
+    clients = viewers(game6)
+    drawn = []
+    real_svg = page.render_board_svg
+    monkeypatch.setattr(page, "render_board_svg", lambda *a, **k: drawn.append(1) or real_svg(*a, **k))
+    monkeypatch.setattr(QmgAdapter, "render_once", True)
+    cache.clear()
+
+    def kept_pages():  # with the fragments earlier versions left in the cache
+        out = {}
+        for name, c in clients.items():
+            r = c.get(reverse("game", args=[game6.pk]), **HTMX)
+            assert r.status_code == 200
+            out[name] = TOKEN.sub("TOKEN", r.content.decode())
+        return out
+
+    def vp_chart(html):
+        return html[html.index("<h3>Победные очки по раундам</h3>"):][:4000]
+
+    kept_pages()
+    germany = clients["seat 1"]
+    seen = []
+    for cmd, fields in (("play_card", {"card_type": "build_army", "space": "eastern_europe"}), ("end_play", {}),
+                        ("supply", {}), ("score", {}), ("discard", {"n": 0}), ("draw", {})):
+        drawn.clear()
+        assert post(germany, game6, cmd, **fields).status_code == 200, cmd
+        kept = kept_pages()
+        seen.append((cmd, len(drawn), kept["spectator"]))
+        saved = dict(cache._cache), dict(cache._expire_info)
+        assert kept == pages(game6, clients, monkeypatch, once=False), cmd  # from an empty cache
+        cache._cache.update(saved[0]), cache._expire_info.update(saved[1])  # keep the fragments for the next move
+        monkeypatch.setattr(QmgAdapter, "render_once", True)
+    assert seen[0][1] == 1 and 'data-pieces="[{&quot;country&quot;: &quot;germany&quot;' in seen[0][2]
+    assert seen[1][1] == 0  # the end of the play step changed nothing on the map: its fragment was reused
+    game6.refresh_from_db()
+    assert game6.qmg.vp_axis > 0  # Germany scored: the status bar and the VP chart show it
+    assert vp_chart(seen[3][2]) != vp_chart(seen[2][2])

@@ -3,6 +3,7 @@ become commands. The shared shell, the answer and the write path are the core's.
 from __future__ import annotations
 
 import hashlib
+import weakref
 from collections import Counter
 from dataclasses import replace
 
@@ -96,7 +97,7 @@ def _public(game, table, board, supply, lang) -> dict:
     phones that refresh after every move (the default cache, per server process)."""
     key = f"qmg:public:{game.pk}:{game.spectator_token}:{game.version}:{lang}"
     public = cache.get(key)
-    if public is not None and "public_cards" in public:  # (one kept by an older release lacks it)
+    if public is not None and "fragment_keys" in public:  # (one kept by an older release lacks it)
         return public
     i = 1 if lang == "en" else 0
     active = table.active(board)
@@ -118,8 +119,53 @@ def _public(game, table, board, supply, lang) -> dict:
         "victory_preview": {"points": v.points, "lines": v.detail(lang)},
         "draw_preview": draw_count(table, active),
     }
+    public["fragment_keys"] = _fragment_keys(table, board, supply(), active, public)
     cache.set(key, public, 600)
     return public
+
+
+def _fragment_keys(table, board, supply, active, public) -> dict[str, str]:
+    """The keys of the skeleton's public ``{% cache %}`` fragments (templates/qmg/_game.html): a digest of
+    exactly what each fragment shows, so a fragment a move did not change is reused by the next version
+    instead of rendered again. Only public facts of this version go in (the language and the game are
+    in the fragment's key beside it); a fragment's key changes whenever anything it shows does."""
+    shape = _board_print(board)
+    pieces = table.position.pieces
+    return {
+        # the status bar: round, active country (its name from the board), phase, VP
+        "status": _digest(shape, table.round, active, table.phase, table.vp_axis, table.vp_allies),
+        # the map: the board, every piece with its supply (what marks a piece out of supply), straits' teams
+        "board": _digest(shape, tuple((p.country, p.kind, p.space, _supplied(supply, p)) for p in pieces),
+                         tuple(sorted(supply.straits.items()))),
+        "reminders": _digest(public["reminders"]),
+        "window": _digest(table.window, public["public_cards"]),
+        "cards": _digest(public["countries"], public["public_cards"]),
+        "vp": _digest(public["vp_chart"]),
+    }
+
+
+def _digest(*parts) -> str:
+    return hashlib.blake2b(repr(parts).encode(), digest_size=16).hexdigest()
+
+
+def _supplied(supply, piece) -> bool | None:
+    found = supply.pieces.get(piece)
+    return None if found is None else bool(found.supplied)
+
+
+_BOARD_PRINTS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def _board_print(board) -> str:
+    """A digest of the board itself (the printed board or a variant), once per board object: a fragment
+    drawn from another board (a variant edited in the database, a release with a corrected board) is
+    never taken for this one."""
+    found = _BOARD_PRINTS.get(board)
+    if found is None:
+        found = _BOARD_PRINTS[board] = _digest(
+            board.name, sorted(board.spaces.items()), sorted(board.countries.items()), board.turn_order,
+            board.rounds, sorted(sorted(e) for e in board.edges), sorted(board.straits.items()))
+    return found
 
 
 def _cards_context(game, table, board, actor, events, mine, lang, forms, initial) -> dict:
