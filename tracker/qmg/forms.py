@@ -1,5 +1,8 @@
 """Forms: they only parse and bound input; the rules engine decides what is legal."""
+import weakref
+
 from django import forms
+from django.utils.choices import BaseChoiceIterator
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
@@ -46,8 +49,33 @@ class TypedChoiceField(forms.TypedChoiceField):
 def limit_countries(field, countries):
     """Offer only ``countries`` but accept any: whether this seat may act for a country is the
     service's decision (403), not a form error."""
-    field.choices = country_choices()
-    field.widget.choices = country_choices(countries)
+    field.choices = countries_of_board()
+    field.widget.choices = countries_of_board(countries)
+
+
+class Choices(BaseChoiceIterator):
+    """Choices already in the form Django normalizes them to (``(value, label)`` pairs with plain labels),
+    which a field and its widget keep as they are: the game page's forms are built on every move and
+    refresh, and normalizing the same 48 spaces again each time was most of what building one cost."""
+
+    def __init__(self, pairs):
+        self.pairs = tuple(pairs)
+
+    def __iter__(self):
+        return iter(self.pairs)
+
+
+_CHOICES = weakref.WeakKeyDictionary()  # board -> {(what, language…): Choices}, built once per process
+
+
+def _kept(board, key, build) -> Choices:
+    per_board = _CHOICES.get(board)
+    if per_board is None:
+        per_board = _CHOICES[board] = {}
+    choices = per_board.get(key)
+    if choices is None:
+        choices = per_board[key] = Choices(build())
+    return choices
 
 
 def country_choices(countries=COUNTRIES, blank=False):
@@ -57,12 +85,31 @@ def country_choices(countries=COUNTRIES, blank=False):
     return ([("", "—")] + choices) if blank else choices
 
 
+def countries_of_board(countries=COUNTRIES, blank=False, first_blank=False) -> Choices:
+    """``country_choices``, kept per language (``first_blank``: "—" before them as well, for a field
+    that may be left empty)."""
+    countries = tuple(countries)
+    return _kept(BOARD, ("countries", _lang(), countries, blank, first_blank),
+                 lambda: ([("", "—")] if first_blank else []) + country_choices(countries, blank))
+
+
 def space_choices(board=BOARD, kind=None):
     """Spaces sorted by name in the current language, land first."""
     en = _lang() == "en"
     rows = [s for s in board.spaces.values() if kind is None or s.kind == kind]
     rows.sort(key=lambda s: (not s.is_land, s.en if en else s.ru))
     return [(s.id, s.en if en else s.ru) for s in rows]
+
+
+def spaces_of_board(board=BOARD) -> Choices:
+    """"—", then ``space_choices(board)``, kept per board and language."""
+    return _kept(board, ("spaces", _lang()), lambda: [("", "—")] + space_choices(board))
+
+
+def card_types_of(types) -> Choices:
+    """The card types ``types`` by name, kept per language."""
+    i = 1 if _lang() == "en" else 0
+    return _kept(BOARD, ("card_types", _lang(), tuple(types)), lambda: [(t, CARD_TYPE_NAMES[t][i]) for t in types])
 
 
 class VersionForm(forms.Form):
@@ -196,10 +243,9 @@ class PlayCardForm(VersionForm):
     def __init__(self, *args, board=BOARD, country=None, **kwargs):
         super().__init__(*args, **kwargs)
         self.country = country
-        i = 1 if _lang() == "en" else 0
-        self.fields["card_type"].choices = [(t, CARD_TYPE_NAMES[t][i]) for t in CARD_TYPES]
-        self.fields["space"].choices = [("", "—")] + space_choices(board)
-        self.fields["target_country"].choices = country_choices(blank=True)
+        self.fields["card_type"].choices = card_types_of(CARD_TYPES)
+        self.fields["space"].choices = spaces_of_board(board)
+        self.fields["target_country"].choices = countries_of_board(blank=True)
 
     def clean(self):
         data = super().clean()
@@ -283,8 +329,7 @@ class ReallocateForm(VersionForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        i = 1 if _lang() == "en" else 0
-        self.fields["card_type"].choices = [(t, CARD_TYPE_NAMES[t][i]) for t in BASIC_CARD_ACTION]
+        self.fields["card_type"].choices = card_types_of(BASIC_CARD_ACTION)
 
 
 class NoteForm(forms.Form):
@@ -294,7 +339,7 @@ class NoteForm(forms.Form):
 
     def __init__(self, *args, countries=COUNTRIES, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["country"].choices = country_choices(countries)
+        self.fields["country"].choices = countries_of_board(countries)
 
 
 STEP_NAMES = {
@@ -318,8 +363,8 @@ class StepForm(VersionForm):
     def __init__(self, *args, countries=COUNTRIES, board=BOARD, **kwargs):
         super().__init__(*args, **kwargs)
         limit_countries(self.fields["country"], countries)
-        self.fields["space"].choices = [("", "—")] + space_choices(board)
-        self.fields["target_country"].choices = country_choices(blank=True)
+        self.fields["space"].choices = spaces_of_board(board)
+        self.fields["target_country"].choices = countries_of_board(blank=True)
 
     def clean(self):
         data = super().clean()
@@ -374,8 +419,8 @@ class AirForm(VersionForm):
 
     def __init__(self, *args, countries=COUNTRIES, board=BOARD, **kwargs):
         super().__init__(*args, **kwargs)
-        limit_countries(self.fields["country"], countries)
-        self.fields["country"].choices = [("", "—")] + self.fields["country"].choices
-        self.fields["space"].choices = [("", "—")] + space_choices(board)
-        self.fields["from_space"].choices = [("", "—")] + space_choices(board)
+        # "—", then every country, offered and accepted (as limit_countries, then "—" before its choices)
+        self.fields["country"].choices = countries_of_board(first_blank=True)
+        self.fields["space"].choices = spaces_of_board(board)
+        self.fields["from_space"].choices = spaces_of_board(board)
 

@@ -334,7 +334,7 @@ def _follow_unseen_discards(game, seq: int) -> None:
     unseen (Blue Division, Magic, a card played by another card's text…). Where the count alone says which
     (none left, or every name alike) the notes go, tied to this move; otherwise they are marked as awaiting
     their owner's answer (``discarded_unseen``), tied to this move as well."""
-    rows = list(PrivateNote.objects.filter(game=game, kind=PrivateNote.RESPONSE).order_by("id"))
+    rows = _GAME_RESPONSE_NOTES.run(game=game.pk, kind=PrivateNote.RESPONSE)
     if not rows:
         return  # the usual case: nothing face down by name, one query and done
     game.refresh_from_db(fields=["done_moves"])  # the view's copy predates this move
@@ -352,6 +352,11 @@ def _follow_unseen_discards(game, seq: int) -> None:
         elif not any(_marks(n).get("dropped") in done for n in named):
             for note in named:  # still face down until the owner says which one went
                 _mark(note, active=note.active, dropped=seq)
+
+
+_GAME_RESPONSE_NOTES = Prepared(  # after every move: compiled once
+    lambda game, kind: PrivateNote.objects.filter(game_id=game, kind=kind).order_by("id"),
+    game=1_999_999_973, kind="\x00kind")
 
 
 def _played_card_of_version(game, table, board, events, lang) -> dict | None:
@@ -469,8 +474,9 @@ def parse(request, game, actor, current) -> Parsed:
     kwargs = {"board": board} if form_class in (PlayCardForm, StepForm, AirForm) else {}
     if form_class in (StepForm, UseCardForm, PassForm, AirForm, PrepareForm):
         kwargs["countries"] = countries_of(actor, board)
-    if form_class is PlayCardForm:
-        kwargs["country"] = board.turn_order[game.qmg.turn]  # the active country, without loading the table
+    if form_class is PlayCardForm and request.POST.get("card", "").strip():
+        # the active country, without loading the table: the form asks it only to find a card by name
+        kwargs["country"] = board.turn_order[game.qmg.turn]
     form = form_class(request.POST, **kwargs)
     keep = {key: form} if key else {}
     if not form.is_valid():
