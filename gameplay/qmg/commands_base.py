@@ -164,14 +164,27 @@ def _step_summary(board, action: Action, verdict) -> Reason:
     return _r(verdict.reason.code, f"{c.ru}: {ru}{moved_ru}.", f"{c.en}: {en}{moved_en}.")
 
 
-def discard_from_deck(board, table, country, n) -> Outcome:
-    """Discard n from the deck; from the hand when the deck runs out; 1 VP per card neither has."""
+def _discard_ops(board, table, country, n, hand_first=False) -> tuple[list[dict], int, int, int]:
+    """Discard n from the deck, the hand when the deck runs out (``hand_first``: the other way round);
+    1 VP per card neither has. (ops, from the deck, from the hand, missing)."""
     k = table.cards_of(country)
-    from_deck = min(n, k.deck)
-    from_hand = min(n - from_deck, k.hand)
+    if hand_first:
+        from_hand = min(n, k.hand)
+        from_deck = min(n - from_hand, k.deck)
+    else:
+        from_deck = min(n, k.deck)
+        from_hand = min(n - from_deck, k.hand)
     missing = n - from_deck - from_hand
     ops = [{"op": "cards", "country": country, "deck": k.deck - from_deck, "hand": k.hand - from_hand,
             "discard": k.discard + from_deck + from_hand}]
+    if missing:
+        ops.append({"op": "vp", "team": board.team_of(country), "n": -missing})
+    return ops, from_deck, from_hand, missing
+
+
+def discard_from_deck(board, table, country, n) -> Outcome:
+    """Discard n from the deck; from the hand when the deck runs out; 1 VP per card neither has."""
+    ops, from_deck, from_hand, missing = _discard_ops(board, table, country, n)
     c = board.countries[country]
     ru = f"{c.ru} сбрасывает {from_deck} из колоды"
     en = f"{c.en} discards {from_deck} from the deck"
@@ -179,7 +192,6 @@ def discard_from_deck(board, table, country, n) -> Outcome:
         ru += f" и {from_hand} с руки (колода пуста)"
         en += f" and {from_hand} from the hand (the deck is empty)"
     if missing:
-        ops.append({"op": "vp", "team": c.team, "n": -missing})
         ru += f"; карт больше нет — лагерь теряет {missing} ПО (правило «Карты»)"
         en += f"; no cards left — the team loses {missing} VP (rule “Cards”)"
     return _done(_r("discard.deck", ru + ".", en + "."), tuple(ops))
@@ -230,16 +242,7 @@ def _pay_cost(board, table, country, cost) -> list[dict]:
         return []
     if cost.get("own_deck"):
         return list(discard_from_deck(board, table, country, int(cost["own_deck"])).changes)
-    n = int(cost.get("own_hand", 0))
-    k = table.cards_of(country)
-    from_hand = min(n, k.hand)
-    from_deck = min(n - from_hand, k.deck)
-    missing = n - from_hand - from_deck
-    ops = [{"op": "cards", "country": country, "hand": k.hand - from_hand, "deck": k.deck - from_deck,
-            "discard": k.discard + from_hand + from_deck}]
-    if missing:
-        ops.append({"op": "vp", "team": board.team_of(country), "n": -missing})
-    return ops
+    return _discard_ops(board, table, country, int(cost.get("own_hand", 0)), hand_first=True)[0]
 
 
 def _card_cost(card):
