@@ -217,8 +217,8 @@ def test_names_with_markup_stay_escaped_and_boards_never_mix():
 
 
 def test_the_memos_are_bounded(monkeypatch):
-    monkeypatch.setattr(board_svg, "GROUPS_MAX", 30)
-    monkeypatch.setattr(boardlist, "ROWS_MAX", 10)
+    monkeypatch.setattr(board_svg._GROUPS, "size", 30)
+    monkeypatch.setattr(boardlist._ROWS, "size", 10)
     _forget()
     rng = random.Random(3)
     position = random_position(BOARD, rng, 0.5)

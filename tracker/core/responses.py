@@ -169,6 +169,7 @@ def answer_results(request, game, actor, results: list[log.Result], stop=None):
     """The answer to one tap that made several moves (QMG's «Закончить ход»): what each step did, in
     order, then why the run stopped — a refused or stale last step, or a step that needs the player."""
     lang = current_lang()
+    fresh = _written(*results)
     done = [r for r in results if r.applied]
     last = results[-1]
     steps = []
@@ -178,10 +179,10 @@ def answer_results(request, game, actor, results: list[log.Result], stop=None):
     if last.applied:
         text = ngettext("Done in one tap: %(n)s step.", "Done in one tap: %(n)s steps.", len(done)) % {"n": len(done)}
         notes = [stop.text(lang)] if stop is not None else []
-        return answer(request, game, actor, messages.SUCCESS, text, steps=steps, notes=notes, fresh=_written(*results))
+        return answer(request, game, actor, messages.SUCCESS, text, steps=steps, notes=notes, fresh=fresh)
     reason = last.reason.text(lang) if last.reason else ""
     notes = [n.text(lang) for n in last.notes]
     if done:
         text = _("%(n)s step(s) done, then stopped: %(reason)s") % {"n": len(done), "reason": reason}
-        return answer(request, game, actor, level_of(last), text, steps=steps, notes=notes, fresh=_written(*results))
+        return answer(request, game, actor, level_of(last), text, steps=steps, notes=notes, fresh=fresh)
     return answer(request, game, actor, level_of(last), reason, notes=notes, status=last.http_status)

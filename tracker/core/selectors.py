@@ -1,10 +1,11 @@
 """Reads shared by every game: the newest events and the history list a page shows."""
 from __future__ import annotations
 
-from django.core.cache import cache
 
 from gameplay.common import Reason
 
+from . import once
+from .memo import Memo
 from .models import Event, Game
 from .registry import adapter_of
 
@@ -35,8 +36,7 @@ def recent_events(game: Game, limit: int = RECENT) -> list[Event]:
 
 
 # per process: game → (version, its newest RECENT events), kept by reads and extended by this process's writes
-_RECENT: dict[tuple[int, str], tuple[int, list[Event]]] = {}
-_RECENT_GAMES = 1024
+_RECENT = Memo(1024)  # (game id, spectator token) -> (version, events)
 
 
 def _remembered(game: Game) -> list[Event] | None:
@@ -45,9 +45,7 @@ def _remembered(game: Game) -> list[Event] | None:
 
 
 def _keep(game: Game, version: int, events: list[Event]) -> None:
-    if len(_RECENT) >= _RECENT_GAMES:
-        _RECENT.clear()
-    _RECENT[(game.pk, game.spectator_token)] = (version, events)
+    _RECENT.keep((game.pk, game.spectator_token), (version, events))
 
 
 def appended(game: Game, before: int, events: list[Event]) -> None:
@@ -80,12 +78,7 @@ def undo_sealed(game: Game, state) -> Reason | None:
     if not game.done_moves:
         return None
     key = f"sealed:{game.pk}:{game.spectator_token}:{game.version}"
-    cached = cache.get(key)
-    if cached is not None:
-        return cached[0]
-    reason = _undo_sealed(game, state)
-    cache.set(key, (reason,), 600)
-    return reason
+    return once.cached(key, lambda: (_undo_sealed(game, state),), 600)[0]  # (None is a value)
 
 
 def _undo_sealed(game: Game, state) -> Reason | None:

@@ -38,6 +38,8 @@ from gameplay.qmg.board import ALLIES, AXIS, LAND, Board
 from gameplay.qmg.rules import SupplyReport, compute_supply, strait_status
 from gameplay.qmg.state import ARMY, NAVY, Position
 
+from tracker.core.memo import Memo
+
 SVG_NS = "http://www.w3.org/2000/svg"
 
 # --- palette ---------------------------------------------------------------------------------
@@ -160,7 +162,7 @@ def _choose_seam(lons: dict[str, float], links) -> float:
     return best[1]
 
 
-_LAYOUT_CACHE: dict[tuple, _Layout] = {}
+_LAYOUT_CACHE = Memo(32)  # key -> _Layout
 
 
 def _layout(board: Board) -> _Layout:
@@ -201,10 +203,7 @@ def _layout(board: Board) -> _Layout:
     width = max(x for x, _ in centre.values()) + BOX_W / 2 + MARGIN
     height = max(y for _, y in centre.values()) + BOX_H / 2 + MARGIN
     layout = _Layout(width=round(width, 1), height=round(height, 1), centre=centre, seam=seam)
-    if len(_LAYOUT_CACHE) > 32:
-        _LAYOUT_CACHE.clear()
-    _LAYOUT_CACHE[key] = layout
-    return layout
+    return _LAYOUT_CACHE.keep(key, layout)
 
 
 def _wrap_label(text: str, max_chars: int = 15) -> list[str]:
@@ -540,7 +539,8 @@ def _straits(board: Board, position: Position, supply: SupplyReport | None) -> d
     return strait_status(board, position)
 
 
-def _supplied(supply: SupplyReport | None, piece) -> bool | None:
+def piece_supplied(supply: SupplyReport | None, piece) -> bool | None:
+    """Is the piece in supply (None: no report, or the piece is not in it)?"""
     if supply is None:
         return None
     ps = supply.pieces.get(piece)
@@ -587,14 +587,11 @@ def render_board_svg(board: Board, position: Position, supply: SupplyReport | No
         airs = sorted(air_by_space.get(sp.id, ()), key=lambda cc: order.get(cc, 99))
         facts = strait_facts.get(sp.id, ())
         # what the group is drawn from, beyond its board and language (fixed by ``st``, kept by identity)
-        key = (id(st), sp.id, tuple((p.country, p.kind, _supplied(supply, p)) for p in pieces), tuple(airs),
+        key = (id(st), sp.id, tuple((p.country, p.kind, piece_supplied(supply, p)) for p in pieces), tuple(airs),
                tuple((f["id"], f["team"], f["role"]) for f in facts), sp.id == selected)
         hit = groups.get(key)
         if hit is None or hit[0] is not st:
-            hit = (st, _space_group(board, sp, pieces, airs, supply, facts, lang, selected))
-            if len(groups) >= GROUPS_MAX:
-                groups.clear()
-            groups[key] = hit
+            hit = groups.keep(key, (st, _space_group(board, sp, pieces, airs, supply, facts, lang, selected)))
         out.append(hit[1])
     out.append("</g>")
     out.append('<g class="strait-labels" font-size="12" font-weight="700" paint-order="stroke" stroke="#ffffff" '
@@ -608,8 +605,7 @@ def render_board_svg(board: Board, position: Position, supply: SupplyReport | No
 # teams, selected): a new game version re-draws only the spaces that changed. Shared by every game
 # of the process on the same board; an entry holds its ``_Static`` so that ``id(st)`` cannot be
 # reused by another board or language while the entry lives. Bounded: cleared when full.
-GROUPS_MAX = 4096
-_GROUPS: dict[tuple, tuple[_Static, str]] = {}
+_GROUPS = Memo(4096)  # key -> (_Static, the group's markup)
 
 
 def _focus(board: Board, lay: _Layout, selected: str | None) -> tuple[float, float]:
@@ -630,10 +626,7 @@ def _strait_marks(board: Board, lay: _Layout, straits: dict[str, str], strait_fa
     spots_key = (id(lay), lang, tuple(sorted(straits.items())))
     spots = _SPOTS.get(spots_key)
     if spots is None or spots[0] is not lay:
-        spots = (lay, {})
-        if len(_SPOTS) > 256:
-            _SPOTS.clear()
-        _SPOTS[spots_key] = spots
+        spots = _SPOTS.keep(spots_key, (lay, {}))
     for sid, s in board.straits.items():
         team = straits.get(sid, ALLIES)
         col = TEAM_COLOURS[team]
@@ -661,7 +654,7 @@ def _strait_marks(board: Board, lay: _Layout, straits: dict[str, str], strait_fa
     return strait_lines, strait_labels
 
 
-_SPOTS: dict = {}  # (layout, language, straits' teams) -> (layout, {strait: label spot})
+_SPOTS = Memo(256)  # (layout, language, straits' teams) -> (layout, {strait: label spot})
 LABEL_CHAR_W, LABEL_H = 7.2, 15  # a 12-unit bold label: width per character, height (SVG units)
 LABEL_OFFSETS = sorted(((dx, dy) for dx in range(-150, 151, 15) for dy in range(-97, 98, 9)),
                        key=lambda o: abs(o[0]) + abs(o[1] + 7))  # nearest to the line's middle first
@@ -724,7 +717,7 @@ def _space_tokens(board: Board, sp: _SpaceStatic, pieces: list, airs: list[str],
     step = 26 if n <= 4 else max(14.0, (BOX_W - 24) / (n - 1))
     x0 = sp.x - step * (n - 1) / 2
     ty = sp.y + BOX_H / 2 - 17
-    row = [(p.country, p.kind, _supplied(supply, p)) for p in pieces] + [(c, "air", None) for c in airs]
+    row = [(p.country, p.kind, piece_supplied(supply, p)) for p in pieces] + [(c, "air", None) for c in airs]
     for i, (country, kind, sup) in enumerate(row):
         text = _piece_text(board, country, kind, sup, lang)
         tokens.append(_token(country, kind, x0 + i * step, ty, lang, sup, text))
@@ -777,10 +770,10 @@ def space_rows(board: Board, position: Position, supply: SupplyReport | None = N
             "pieces": [{
                 "country": p.country,
                 "country_name": _name(board.countries[p.country], lang) if p.country in board.countries else p.country,
-                "kind": p.kind, "kind_label": t.get(p.kind, p.kind), "supplied": _supplied(supply, p),
+                "kind": p.kind, "kind_label": t.get(p.kind, p.kind), "supplied": piece_supplied(supply, p),
                 "colour": PALETTE.get(p.country, UNKNOWN_COUNTRY)["fill"],
                 "letter": LETTERS[lang].get(p.country, p.country[:1].upper()),
-                "text": _piece_text(board, p.country, p.kind, _supplied(supply, p), lang),
+                "text": _piece_text(board, p.country, p.kind, piece_supplied(supply, p), lang),
             } for p in pieces],
             "straits": [dict(f) for f in strait_facts.get(sid, ())],
         })

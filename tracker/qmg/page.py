@@ -7,7 +7,6 @@ import weakref
 from collections import Counter
 from dataclasses import replace
 
-from django.core.cache import cache
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
@@ -19,6 +18,7 @@ from gameplay.qmg.table import (
     reminders, turn_context,
 )
 
+from tracker.core import once
 from tracker.core.commands import BadInput, Parsed
 from tracker.core.models import Event, PrivateNote
 from tracker.core.prepared import Prepared
@@ -27,7 +27,7 @@ from tracker.language import lang as _lang
 
 from . import selectors
 from .cardsteps import CardStepForm, card_steps, free_steps_allowed
-from .board_svg import render_board_svg, space_rows
+from .board_svg import piece_supplied, render_board_svg, space_rows
 from .charts import vp_chart_svg
 from .forms import (
     CATALOGUE, AirForm, DiscardForm, FinishTurnForm, NoteForm, PassForm, PlayCardForm, PrepareForm, ReallocateForm,
@@ -94,11 +94,13 @@ def context(request, game, actor, table, keep=None) -> dict:
 def _public(game, table, board, supply, lang) -> dict:
     """What every viewer of this game version sees alike (reminders, pieces leaving, the cards table,
     the VP chart, the victory preview): computed once per version and language, shared by the six
-    phones that refresh after every move (the default cache, per server process)."""
-    key = f"qmg:public:{game.pk}:{game.spectator_token}:{game.version}:{lang}"
-    public = cache.get(key)
-    if public is not None and "fragment_keys" in public:  # (one kept by an older release lacks it)
-        return public
+    phones that refresh after every move (the default cache, per server process). "public2": the shape with
+    ``fragment_keys``, never one kept by an older release."""
+    key = f"qmg:public2:{game.pk}:{game.spectator_token}:{game.version}:{lang}"
+    return once.cached(key, lambda: _public_of(game, table, board, supply, lang), 600)
+
+
+def _public_of(game, table, board, supply, lang) -> dict:
     i = 1 if lang == "en" else 0
     active = table.active(board)
     v = victory_step(board, table.position, active, supply())
@@ -120,7 +122,6 @@ def _public(game, table, board, supply, lang) -> dict:
         "draw_preview": draw_count(table, active),
     }
     public["fragment_keys"] = _fragment_keys(table, board, supply(), active, public)
-    cache.set(key, public, 600)
     return public
 
 
@@ -135,7 +136,7 @@ def _fragment_keys(table, board, supply, active, public) -> dict[str, str]:
         # the status bar: round, active country (its name from the board), phase, VP
         "status": _digest(shape, table.round, active, table.phase, table.vp_axis, table.vp_allies),
         # the map: the board, every piece with its supply (what marks a piece out of supply), straits' teams
-        "board": _digest(shape, tuple((p.country, p.kind, p.space, _supplied(supply, p)) for p in pieces),
+        "board": _digest(shape, tuple((p.country, p.kind, p.space, piece_supplied(supply, p)) for p in pieces),
                          tuple(sorted(supply.straits.items()))),
         "reminders": _digest(public["reminders"]),
         "window": _digest(table.window, public["public_cards"]),
@@ -146,11 +147,6 @@ def _fragment_keys(table, board, supply, active, public) -> dict[str, str]:
 
 def _digest(*parts) -> str:
     return hashlib.blake2b(repr(parts).encode(), digest_size=16).hexdigest()
-
-
-def _supplied(supply, piece) -> bool | None:
-    found = supply.pieces.get(piece)
-    return None if found is None else bool(found.supplied)
 
 
 _BOARD_PRINTS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
@@ -363,11 +359,7 @@ def _played_card_of_version(game, table, board, events, lang) -> dict | None:
     """``_played_card`` once per game version and language (a card played face up, as the public log shows it:
     a face-down play's card never enters the log), for the refreshes of the active country's phones."""
     key = f"qmg:played:{game.pk}:{game.spectator_token}:{game.version}:{lang}"
-    kept = cache.get(key)
-    if kept is None:
-        kept = (_played_card(table, board, events, lang),)
-        cache.set(key, kept, 600)
-    return kept[0]
+    return once.cached(key, lambda: (_played_card(table, board, events, lang),), 600)[0]  # (None is a value)
 
 
 def _played_card(table, board, events, lang) -> dict | None:

@@ -9,6 +9,7 @@ from gameplay.qmg import Board, Piece, Position, load_board
 from gameplay.qmg.table import CARD_RULES as ENGINE_CARD_RULES, HAND_SIZE, MAX_DECK, Cards, Options, Table, named_statuses
 
 from tracker.core.models import Event, Game, GameState
+from tracker.core.memo import Memo
 from tracker.core.registry import Unavailable
 
 from .models import BoardVariant
@@ -42,14 +43,11 @@ def rules_level(game: Game) -> int | None:
     create = Event.objects.filter(game=game, kind=Event.CREATE).values_list("command", flat=True).first()
     if create is None:  # being created or imported: today's rules until its log says otherwise
         return CARD_RULES
-    game._qmg_rules = rules_of(create)
-    if len(_RULES_SEEN) > 4096:
-        _RULES_SEEN.clear()
-    _RULES_SEEN[key] = game._qmg_rules
+    game._qmg_rules = _RULES_SEEN.keep(key, rules_of(create))
     return game._qmg_rules
 
 
-_RULES_SEEN: dict = {}
+_RULES_SEEN = Memo(4096)
 
 
 def legacy_rules(game: Game) -> bool:
@@ -62,10 +60,7 @@ def variant_id_of(game: Game) -> int | None:
     key = (game.pk, game.created_at)
     variant_id = _VARIANT_OF.get(key, False)
     if variant_id is False:
-        variant_id = game.qmg.board_variant_id
-        if len(_VARIANT_OF) > 4096:
-            _VARIANT_OF.clear()
-        _VARIANT_OF[key] = variant_id
+        variant_id = _VARIANT_OF.keep(key, game.qmg.board_variant_id)
     return variant_id
 
 
@@ -77,7 +72,7 @@ def board_of(game: Game) -> Board:
     return _variant_board(variant_id, patch or "")
 
 
-_VARIANT_OF: dict = {}
+_VARIANT_OF = Memo(4096)
 
 
 @lru_cache(maxsize=32)

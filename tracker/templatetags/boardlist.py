@@ -20,6 +20,8 @@ from django.utils import translation
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_noop
 
+from tracker.core.memo import Memo
+
 register = template.Library()
 
 # gettext_noop: makemessages finds the texts here (the template no longer holds them)
@@ -32,8 +34,7 @@ MSGIDS = {"land": gettext_noop("land"), "sea": gettext_noop("sea"), "star": gett
 HOME = gettext_noop("home space of %(country)s")
 
 _TEXTS: dict = {}  # language -> {key: translated text}
-ROWS_MAX = 4096
-_ROWS: dict[tuple, str] = {}  # (language, a row's shown values) -> the row's HTML
+_ROWS = Memo(4096)  # (language, a row's shown values) -> the row's HTML
 
 
 def _texts() -> dict:
@@ -128,10 +129,7 @@ def space_list_html(rows) -> str:
             out.append(_row(row, t))
             continue
         if html is None:
-            html = _row(row, t)
-            if len(memo) >= ROWS_MAX:
-                memo.clear()
-            memo[key] = html
+            html = memo.keep(key, _row(row, t))
         out.append(html)
     return "".join(out)
 

@@ -13,10 +13,11 @@ from django import template
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
+from tracker.core.memo import Memo
+
 register = template.Library()
 
-_ROWS: dict = {}
-_MAX_ROWS = 20_000  # per process; emptied when full
+_ROWS = Memo(20_000)  # per process
 
 
 class LogRowsNode(template.Node):
@@ -35,10 +36,7 @@ class LogRowsNode(template.Node):
                 html = _ROWS.get(key)
                 if html is None:
                     context["row"] = row
-                    html = self.nodelist.render(context)
-                    if len(_ROWS) >= _MAX_ROWS:
-                        _ROWS.clear()
-                    _ROWS[key] = html
+                    html = _ROWS.keep(key, self.nodelist.render(context))
                 out.append(html)
         return mark_safe("".join(out))
 
