@@ -106,7 +106,7 @@ class Phone:
 
     def answered(self, before):
         expect(self.page.locator(f'#game:not([data-version="{before}"])')).to_have_count(1, timeout=10_000)
-        expect(self.page.locator("#game.htmx-settling, #game.htmx-request")).to_have_count(0)
+        expect(self.page.locator(".htmx-request, .htmx-swapping, .htmx-settling, .htmx-added")).to_have_count(0)
 
     def shot(self, name):
         ARTIFACTS.mkdir(exist_ok=True)

@@ -93,7 +93,9 @@ class Phone:
         locator.fill(text)
 
     def settled(self):
-        expect(self.page.locator("#game.htmx-settling, #game.htmx-request")).to_have_count(0)
+        # htmx marks the tapped form (.htmx-request) and the new content until it is live (.htmx-added: its
+        # forms get their hx-post only when it settles; a tap before that would post without htmx)
+        expect(self.page.locator(".htmx-request, .htmx-swapping, .htmx-settling, .htmx-added")).to_have_count(0)
         if not MEASURE:
             assert self.scroll_y() == 0, f"{self.name}: the answer scrolled the page"
 

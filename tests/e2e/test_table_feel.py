@@ -46,7 +46,7 @@ def scroll_y(page):
 def kept(page, before) -> bool:
     """The scroll stayed where the tap was (or at the new end, when the page got shorter than that)."""
     # a locator, not wait_for_function: that polls through eval(), which the app's strict CSP refuses
-    expect(page.locator("#game.htmx-settling")).to_have_count(0)
+    expect(page.locator(".htmx-request, .htmx-swapping, .htmx-settling, .htmx-added")).to_have_count(0)
     bottom = page.evaluate("document.documentElement.scrollHeight - window.innerHeight")
     return abs(scroll_y(page) - min(before, bottom)) <= 2
 
