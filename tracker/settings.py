@@ -129,7 +129,7 @@ def _caches():
     return {
         # per game version: the state and the fragments shared by every viewer of a role (a few
         # entries per version and language), so room for a club's evening of 200 tables
-        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "OPTIONS": {"MAX_ENTRIES": 20_000}},
+        "default": {"BACKEND": "tracker.core.textcache.TextLocMemCache", "OPTIONS": {"MAX_ENTRIES": 20_000}},
         "limits": {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
                    "LOCATION": os.environ.get("LIMITS_CACHE_DIR", str(BASE_DIR / ".cache" / "limits"))},
     }

@@ -111,7 +111,7 @@ def _skeleton(request, game, adapter, template, state, slots) -> list[str]:
     def render():
         context = _context(request, game, SPECTATOR, adapter, state)
         context["skeleton"] = True
-        return SLOT_SPLIT.split(template.render(context))  # no request: no CSRF token can enter it
+        return tuple(SLOT_SPLIT.split(template.render(context)))  # no request: no CSRF token can enter it
 
     return once.cached(key, render, 600)  # the mover's answer and the refreshes it set off: rendered once
 
