@@ -1,4 +1,6 @@
 """The per-client budget for creating games and board variants (tracker.core.limits)."""
+import time
+
 import pytest
 from django.core.cache import caches
 from django.test import Client
@@ -55,3 +57,111 @@ def test_board_variants_and_imports_count_too(client, budget):
     assert r.status_code == 429
     r = client.post(reverse("import_game"), {})
     assert r.status_code == 429
+
+
+# ------------------------------------------------------------------------------------------
+# The budget is taken before the view runs: creations that arrive together cannot all pass one check
+# ------------------------------------------------------------------------------------------
+
+def _middleware(get_response):
+    from tracker.core.limits import CreationLimitMiddleware
+
+    return CreationLimitMiddleware(get_response)
+
+
+def _creation(address="10.0.0.7"):
+    from django.test import RequestFactory
+
+    return RequestFactory().post(reverse("generalissimus:new"), REMOTE_ADDR=address)
+
+
+def test_a_creation_still_running_holds_its_place_in_the_budget(budget, settings):
+    settings.CREATION_LIMIT = (1, 60)
+    seen = []
+
+    def create(request):  # while the first creation runs, the same client starts a second one
+        if not seen:
+            seen.append(None)
+            seen.append(outer(_creation()).status_code)
+        from django.http import HttpResponseRedirect
+
+        return HttpResponseRedirect("/")
+
+    outer = _middleware(create)
+    assert outer(_creation()).status_code == 302
+    assert seen[1] == 429  # checked and counted after the first finished, both would have passed
+
+
+def test_a_creation_that_fails_or_is_refused_gives_its_place_back(budget, settings):
+    from django.http import HttpResponse, HttpResponseRedirect
+
+    settings.CREATION_LIMIT = (1, 60)
+
+    def broken(request):
+        raise RuntimeError("the database went away")
+
+    with pytest.raises(RuntimeError):
+        _middleware(broken)(_creation())
+    assert _middleware(lambda r: HttpResponse(status=400))(_creation()).status_code == 400
+    assert _middleware(lambda r: HttpResponseRedirect("/"))(_creation()).status_code == 302  # its place was free
+    assert _middleware(lambda r: HttpResponseRedirect("/"))(_creation()).status_code == 429
+
+
+def _redis_up() -> bool:
+    import socket
+
+    try:
+        socket.create_connection(("127.0.0.1", 6379), timeout=0.5).close()
+        return True
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not _redis_up(), reason="no Redis at 127.0.0.1:6379")
+def test_in_redis_concurrent_creations_from_two_servers_share_one_budget(settings):
+    """Twelve creations at once from one client, as two servers' request threads would send them, each server
+    with its own cache connection to one Redis: exactly the budget is created, the rest get 429."""
+    import threading
+    import uuid
+
+    from django.core.cache.backends.redis import RedisCache
+    from django.http import HttpResponseRedirect
+
+    import tracker.core.limits as limits
+
+    prefix = f"test-limits-{uuid.uuid4().hex}"
+    servers = [RedisCache("redis://127.0.0.1:6379/0", {"KEY_PREFIX": prefix}) for _ in range(2)]
+    settings.CREATION_LIMIT = (5, 60)
+    created, refused, start = [], [], threading.Barrier(12)
+
+    def create(request):
+        time.sleep(0.02)  # the creation takes a moment: the others arrive meanwhile
+        return HttpResponseRedirect("/")
+
+    def one(i):
+        start.wait()
+        status = _middleware(create)(_creation("10.0.0.42")).status_code
+        (created if status == 302 else refused).append(status)
+
+    real = limits.caches
+    local = threading.local()
+
+    class Caches:  # each thread is a request on server 0 or 1
+        def __getitem__(self, name):
+            assert name == "limits"
+            return servers[local.server]
+
+    def run(i):
+        local.server = i % 2
+        one(i)
+
+    limits.caches = Caches()
+    try:
+        threads = [threading.Thread(target=run, args=(i,)) for i in range(12)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        limits.caches = real  # the counter (under a prefix of its own) expires with its window
+    assert len(created) == 5 and len(refused) == 7 and set(refused) == {429}

@@ -11,8 +11,11 @@ things per ``window`` seconds; the next attempt gets a 429 page that says when t
 nothing is created.
 
 Counted are the creations that happened (a redirect after the POST); a form refused for its input
-costs nothing. The counter lives in the ``limits`` cache (a file cache by default, shared by every
-worker process of the server).
+costs nothing. A creation takes its place in the budget before the view runs and gives it back if
+nothing was created, so creations that arrive together cannot all pass one check. The counter lives
+in the ``limits`` cache: a file cache by default, shared by every worker process of the server (its
+add and incr are not atomic across processes, so racing processes may let one more through); in
+Redis (``DJANGO_CACHE_URL``) add and incr are atomic and the budget is one for every server.
 """
 from __future__ import annotations
 
@@ -62,20 +65,41 @@ class CreationLimitMiddleware:
         count, window = budget
         cache = caches["limits"]
         key = _key(request, window)
-        if (cache.get(key) or 0) >= count:
+        # a place in the budget is taken before the view runs (one atomic add or incr: in Redis, one budget for
+        # every server, however many creations arrive at once) and given back unless something was created
+        if _take(cache, key, window) > count:
+            _give_back(cache, key)
             wait = window - int(time.time()) % window
             response = render(request, "core/limited.html", {"count": count, "window": window, "wait": wait},
                               status=429)
             response["Retry-After"] = str(wait)
             return response
-        response = self.get_response(request)
-        if 300 <= response.status_code < 400:  # something was created
-            if not cache.add(key, 1, window + 5):
-                try:
-                    cache.incr(key)
-                except ValueError:  # expired in between
-                    cache.add(key, 1, window + 5)
+        try:
+            response = self.get_response(request)
+        except BaseException:
+            _give_back(cache, key)
+            raise
+        if not 300 <= response.status_code < 400:  # nothing was created (a refused form): it costs nothing
+            _give_back(cache, key)
         return response
+
+
+def _take(cache, key: str, window: int) -> int:
+    """The client's count in this window after taking one place."""
+    if cache.add(key, 1, window + 5):
+        return 1
+    try:
+        return cache.incr(key)
+    except ValueError:  # expired in between
+        cache.add(key, 1, window + 5)
+        return 1
+
+
+def _give_back(cache, key: str) -> None:
+    try:
+        cache.decr(key)
+    except ValueError:  # the window ended meanwhile: nothing to give back
+        pass
 
 
 class BodySizeMiddleware:
