@@ -259,3 +259,89 @@ def test_a_landscape_tablet_has_the_map_and_the_panel_side_by_side(live_server, 
     assert bar["x"] >= board["x"] + board["width"], (board, bar)  # side by side
     assert abs(bar["y"] + bar["height"] - TABLET["height"]) <= 2, bar  # at the bottom of the panel
     check(tablet.page, "the decision bar on a landscape tablet")
+
+
+def in_bar(page, locator):
+    """The control is part of the decision bar (the bar holds the decision, not a section further down)."""
+    assert locator.evaluate("(el) => !!el.closest('#decision-bar')"), locator
+
+
+def test_decisions_between_moves_are_in_the_bar_preparing_for_war(live_server, new_context):
+    """«Подготовка к войне»: before the first card, each of the phone's countries may put one status into play: the
+    choices are in the bar (its list scrolls inside it), tapped without scrolling the page."""
+    game = create_game("Подготовка у бара", list(zip(["Ось", "Союзники"], DEFAULT_SEATING[2])), {"prepare_for_war": True})
+    germany = Phone(join(new_context, live_server, game, 1), "Германия")
+    germany.turn("preparing for war, then a build")
+    blitz = germany.page.locator("#decision-bar section.prepare button.choice", has_text="Блицкриг").first
+    in_bar(germany.page, blitz)
+    germany.tap(blitz)
+    expect(answer(germany.page)).to_contain_text("Блицкриг")
+    germany.settled()
+    expect(germany.page.locator("#decision-bar section.prepare h4")).to_have_text(["Япония", "Италия"])
+    screen(germany.page, "decision-bar-prepare-360")
+    germany.tap(space(germany.page, "eastern_europe"))  # the turn goes on in the same bar
+    germany.tap(germany.page.get_by_role("button", name="Сыграть карту"))
+    expect(answer(germany.page)).to_contain_text(re.compile("[Сс]ыграна карта"))
+    germany.settled()
+    expect(germany.page.locator("section.prepare")).to_have_count(0)  # the first card ends the preparation
+    germany.report()
+    assert germany.turns[0][1] == 3
+    game.refresh_from_db()
+    assert game.country_cards.get(country="germany").statuses == ["ger_blitzkrieg"]
+
+
+def _host_turn(game, card_type, space=None, deploy=None):
+    """One turn entered by the host (the set-up of the Air Marshal test below), as the log keeps it."""
+    from tracker.core import log
+
+    host = log.Actor(is_host=True)
+    commands = [{"type": "play_card", "card_type": card_type, **({"space": space} if space else {})},
+                {"type": "end_play"}, *([{"type": "deploy_air", "space": deploy}] if deploy else []),
+                {"type": "end_air"}, {"type": "supply"}, {"type": "score"}, {"type": "discard", "n": 0},
+                {"type": "draw"}]
+    for command in commands:
+        game.refresh_from_db()
+        result = log.submit(game.pk, game.version, host, command)
+        assert result.applied, (command, result.reason)
+
+
+def test_decisions_between_moves_are_in_the_bar_air_defence_and_air_strike(live_server, new_context):
+    """Air Marshal: Germany attacks Ukraine; the USSR's phone answers with air defence and Germany's with an air
+    strike, each a prompt in the bar of the phone it concerns, tapped without scrolling."""
+    game = create_game("Авиация у бара", list(zip(["Ось", "Союзники"], DEFAULT_SEATING[2])), {"air_marshal": True})
+    _host_turn(game, "build_army", "eastern_europe", deploy="eastern_europe")
+    _host_turn(game, "discard_unused")
+    _host_turn(game, "discard_unused")
+    _host_turn(game, "build_army", "ukraine", deploy="ukraine")
+    _host_turn(game, "discard_unused")
+    _host_turn(game, "discard_unused")
+    axis = Phone(join(new_context, live_server, game, 1), "Германия")
+    allies = Phone(join(new_context, live_server, game, 2), "СССР")
+    axis.turn("a battle, then the air strike")
+    axis.choose(axis.page.locator("select[name=card_type]").first, "land_battle")
+    axis.tap(space(axis.page, "ukraine"))
+    axis.tap(axis.page.get_by_role("button", name="Сыграть карту"))
+    axis.settled()
+
+    allies.turn("air defence")
+    caught_up(allies.page, game)
+    defence = allies.page.get_by_role("button", name="Применить авиазащиту")
+    expect(defence).to_be_visible()
+    in_bar(allies.page, defence)
+    screen(allies.page, "decision-bar-air-defence-360")
+    allies.tap(defence)
+    allies.settled()
+    assert Piece.objects.filter(game=game, country="soviet_union", kind="army", space="ukraine").exists()
+
+    caught_up(axis.page, game)
+    strike = axis.page.get_by_role("button", name="Авианалёт")
+    expect(strike).to_be_visible()
+    in_bar(axis.page, strike)
+    axis.tap(strike)
+    axis.settled()
+    assert not Piece.objects.filter(game=game, country="soviet_union", space="ukraine").exists()
+    assert not Piece.objects.filter(game=game, country="germany", kind="air").exists()
+    axis.report()
+    allies.report()
+    assert (axis.turns[0][1], allies.turns[0][1]) == (4, 1)
+    check(allies.page, "the decision bar with an Air Marshal prompt")

@@ -66,3 +66,17 @@ def test_no_setting_keys_or_spec_ids_on_any_page(language):
         if bad:
             found[url] = bad
     assert found == {}
+
+
+@pytest.mark.parametrize("language, name, others", [
+    ("ru", "Создать партию", ("Начать партию", "Начать сражение", "Завершить ход")),
+    ("en", "Create the game", ("Start the game", "Create the battle")),
+])
+def test_one_name_per_action_the_three_new_game_pages_create_a_game_by_the_same_button(language, name, others):
+    client = Client(HTTP_ACCEPT_LANGUAGE=language)
+    client.cookies["django_language"] = language
+    for url in (reverse("home"), reverse("generalissimus:new"), reverse("fog_of_war:new")):
+        page = client.get(url).content.decode()
+        buttons = [visible_text(b).strip() for b in re.findall(r'<button class="btn btn-primary" type="submit">.*?</button>', page)]
+        assert buttons == [name], (url, buttons)
+        assert not [o for o in others if o in visible_text(page)], url
