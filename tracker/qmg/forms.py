@@ -113,7 +113,8 @@ def card_types_of(types) -> Choices:
 
 
 class VersionForm(forms.Form):
-    version = forms.IntegerField(widget=forms.HiddenInput, min_value=0)
+    # no id: a page holds many forms, each with its version, and no label points to it
+    version = forms.IntegerField(widget=forms.HiddenInput(attrs={"id": False}), min_value=0)
 
 
 
@@ -273,6 +274,7 @@ class UseCardForm(VersionForm):
                            widget=forms.TextInput(attrs={"list": "table-cards", "autocomplete": "off"}))
 
     def __init__(self, *args, countries=COUNTRIES, **kwargs):
+        kwargs.setdefault("auto_id", "use_%s")  # ids of its own: the page's other forms have a country too
         super().__init__(*args, **kwargs)
         limit_countries(self.fields["country"], countries)
 
@@ -328,6 +330,7 @@ class ReallocateForm(VersionForm):
     card_type = ChoiceField(label=_("Card taken from the deck"))
 
     def __init__(self, *args, **kwargs):
+        kwargs.setdefault("auto_id", "reallocate_%s")  # ids of its own: the play form has a card type too
         super().__init__(*args, **kwargs)
         self.fields["card_type"].choices = card_types_of(BASIC_CARD_ACTION)
 
@@ -338,6 +341,7 @@ class NoteForm(forms.Form):
                            widget=forms.Textarea(attrs={"rows": 3}))
 
     def __init__(self, *args, countries=COUNTRIES, **kwargs):
+        kwargs.setdefault("auto_id", "note_%s")  # ids of its own: the page's other forms have a country too
         super().__init__(*args, **kwargs)
         self.fields["country"].choices = countries_of_board(countries)
 
@@ -418,6 +422,7 @@ class AirForm(VersionForm):
     name = forms.CharField(label=_("Card name as printed"), required=False, max_length=80)
 
     def __init__(self, *args, countries=COUNTRIES, board=BOARD, **kwargs):
+        kwargs.setdefault("auto_id", "air_%s")  # ids of its own: the page's other forms have a country too
         super().__init__(*args, **kwargs)
         # "—", then every country, offered and accepted (as limit_countries, then "—" before its choices)
         self.fields["country"].choices = countries_of_board(first_blank=True)

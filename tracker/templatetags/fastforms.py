@@ -82,7 +82,7 @@ def widget(field) -> str:
 
 @register.filter(name="as_crispy_field")
 def as_field(field) -> str:
-    """One bound field: label, widget, errors and help, in its ``div#div_id_<name>``."""
+    """One bound field: label, widget, errors and help, in its ``div#div_<the field's id>``."""
     if field.is_hidden:
         return mark_safe(widget_html(field))
     widget = field.field.widget
@@ -99,7 +99,7 @@ def as_field(field) -> str:
                             field.id_for_label, " requiredField" if field.field.required else "", field.label,
                             required, widget_html(field, {"class": css + invalid, **described}),
                             _errors(field), _help(field))
-    return format_html('<div id="div_id_{}" class="mb-3">{}</div>', field.html_name, inner)
+    return format_html('<div id="div_{}" class="mb-3">{}</div>', field.auto_id, inner)  # crispy's own id
 
 
 @register.filter(name="crispy")
