@@ -20,6 +20,12 @@ def submit(page, cmd, **fields):
     page.wait_for_selector(f'#game[data-version="{version + 1}"]')
 
 
+# round 1 of an Air Marshal game for two: Germany and the USSR build an army and deploy an air force there, the
+# others discard (tests/e2e/test_decision_bar.py plays it through the log)
+ROUND_ONE = (("build_army", "eastern_europe"), ("discard_unused", None), ("discard_unused", None),
+             ("build_army", "ukraine"), ("discard_unused", None), ("discard_unused", None))
+
+
 def turn(page, card_type, space=None, deploy=None):
     submit(page, "play_card", card_type=card_type, **({"space": space} if space else {}))
     submit(page, "end_play")
@@ -46,12 +52,8 @@ def test_air_defence_answered_by_an_air_strike(live_server, new_context, shot):
     host.goto(f"{live_server.url}/g/{game.pk}/")
 
     # round 1 in the UI: Germany and the USSR build and deploy an air force; the others discard
-    turn(host, "build_army", "eastern_europe", deploy="eastern_europe")
-    turn(host, "discard_unused")
-    turn(host, "discard_unused")
-    turn(host, "build_army", "ukraine", deploy="ukraine")
-    turn(host, "discard_unused")
-    turn(host, "discard_unused")
+    for card_type, space in ROUND_ONE:
+        turn(host, card_type, space, deploy=space)
     expect(host.locator(".status-bar .round")).to_contain_text("2")
     shot(host, "air-01-round-one")
 

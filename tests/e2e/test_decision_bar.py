@@ -19,6 +19,7 @@ from tracker.qmg.views import create_game
 
 from .conftest import ARTIFACTS
 from .test_accessibility import check
+from .test_air_marshal import ROUND_ONE
 from .test_qmg_cards import stalingrad_face_down
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -309,12 +310,8 @@ def test_decisions_between_moves_are_in_the_bar_air_defence_and_air_strike(live_
     """Air Marshal: Germany attacks Ukraine; the USSR's phone answers with air defence and Germany's with an air
     strike, each a prompt in the bar of the phone it concerns, tapped without scrolling."""
     game = create_game("Авиация у бара", list(zip(["Ось", "Союзники"], DEFAULT_SEATING[2])), {"air_marshal": True})
-    _host_turn(game, "build_army", "eastern_europe", deploy="eastern_europe")
-    _host_turn(game, "discard_unused")
-    _host_turn(game, "discard_unused")
-    _host_turn(game, "build_army", "ukraine", deploy="ukraine")
-    _host_turn(game, "discard_unused")
-    _host_turn(game, "discard_unused")
+    for card_type, where in ROUND_ONE:  # Germany's and the USSR's armies and air forces, as in test_air_marshal
+        _host_turn(game, card_type, where, deploy=where)
     axis = Phone(join(new_context, live_server, game, 1), "Германия")
     allies = Phone(join(new_context, live_server, game, 2), "СССР")
     axis.turn("a battle, then the air strike")
