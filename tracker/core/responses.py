@@ -101,7 +101,7 @@ def _render_once(request, game, actor, adapter, state, status, keep, flash):
     return HttpResponse("".join(out), status=status)
 
 
-def _skeleton(request, game, adapter, template, state, slots) -> list[str]:
+def _skeleton(request, game, adapter, template, state, slots) -> tuple[str, ...]:
     """The skeleton split at its slots: [text, slot name, text, …]. Its key carries this release's slot names:
     a release with other slots (e.g. a block split into a slot of its own) never takes another's skeleton
     from a shared cache, where that block would be missing or doubled."""
