@@ -35,7 +35,7 @@ HERE = Path(__file__).resolve()
 sys.path.insert(0, str(HERE.parents[2]))
 warnings.filterwarnings("ignore", message="No directory at")  # whitenoise, on importing the tests' Django helpers
 from tests.e2e.conftest import ARTIFACTS, CHROMIUM, FLAGS  # noqa: E402
-from tests.e2e.test_decision_bar import PHONE, UNDER_FINGER  # noqa: E402
+from tests.e2e.test_decision_bar import HTMX_BUSY, PHONE, UNDER_FINGER  # noqa: E402
 
 CREATE = r"""
 import json
@@ -106,7 +106,7 @@ class Phone:
 
     def answered(self, before):
         expect(self.page.locator(f'#game:not([data-version="{before}"])')).to_have_count(1, timeout=10_000)
-        expect(self.page.locator(".htmx-request, .htmx-swapping, .htmx-settling, .htmx-added")).to_have_count(0)
+        expect(self.page.locator(HTMX_BUSY)).to_have_count(0)
 
     def shot(self, name):
         ARTIFACTS.mkdir(exist_ok=True)

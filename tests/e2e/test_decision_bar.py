@@ -41,6 +41,11 @@ UNDER_FINGER = """(el) => {
 }"""
 
 
+# htmx at work: the tapped form (.htmx-request), the swap, and the new content until it is live (.htmx-added: its
+# forms get their hx-post only when it settles; a tap before that would post without htmx)
+HTMX_BUSY = ".htmx-request, .htmx-swapping, .htmx-settling, .htmx-added"
+
+
 class Phone:
     """One phone's page, with its taps and scrolls counted per turn."""
 
@@ -94,9 +99,7 @@ class Phone:
         locator.fill(text)
 
     def settled(self):
-        # htmx marks the tapped form (.htmx-request) and the new content until it is live (.htmx-added: its
-        # forms get their hx-post only when it settles; a tap before that would post without htmx)
-        expect(self.page.locator(".htmx-request, .htmx-swapping, .htmx-settling, .htmx-added")).to_have_count(0)
+        expect(self.page.locator(HTMX_BUSY)).to_have_count(0)
         if not MEASURE:
             assert self.scroll_y() == 0, f"{self.name}: the answer scrolled the page"
 

@@ -10,6 +10,8 @@ from playwright.sync_api import expect
 from gameplay.qmg.seating import DEFAULT_SEATING
 from tracker.models import Event, Game
 
+from .test_decision_bar import HTMX_BUSY
+
 pytestmark = pytest.mark.django_db(transaction=True)
 
 # a legal build for every country from the rulebook's setup (a sea: the map tap makes it a navy)
@@ -46,7 +48,7 @@ def scroll_y(page):
 def kept(page, before) -> bool:
     """The scroll stayed where the tap was (or at the new end, when the page got shorter than that)."""
     # a locator, not wait_for_function: that polls through eval(), which the app's strict CSP refuses
-    expect(page.locator(".htmx-request, .htmx-swapping, .htmx-settling, .htmx-added")).to_have_count(0)
+    expect(page.locator(HTMX_BUSY)).to_have_count(0)
     bottom = page.evaluate("document.documentElement.scrollHeight - window.innerHeight")
     return abs(scroll_y(page) - min(before, bottom)) <= 2
 

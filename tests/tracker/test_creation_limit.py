@@ -138,12 +138,6 @@ def test_in_redis_concurrent_creations_from_two_servers_share_one_budget(setting
         time.sleep(0.02)  # the creation takes a moment: the others arrive meanwhile
         return HttpResponseRedirect("/")
 
-    def one(i):
-        start.wait()
-        status = _middleware(create)(_creation("10.0.0.42")).status_code
-        (created if status == 302 else refused).append(status)
-
-    real = limits.caches
     local = threading.local()
 
     class Caches:  # each thread is a request on server 0 or 1
@@ -151,13 +145,16 @@ def test_in_redis_concurrent_creations_from_two_servers_share_one_budget(setting
             assert name == "limits"
             return servers[local.server]
 
-    def run(i):
+    def request(i):
         local.server = i % 2
-        one(i)
+        start.wait()
+        status = _middleware(create)(_creation("10.0.0.42")).status_code
+        (created if status == 302 else refused).append(status)
 
+    real = limits.caches
     limits.caches = Caches()
     try:
-        threads = [threading.Thread(target=run, args=(i,)) for i in range(12)]
+        threads = [threading.Thread(target=request, args=(i,)) for i in range(12)]
         for t in threads:
             t.start()
         for t in threads:

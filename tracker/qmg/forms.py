@@ -113,8 +113,14 @@ def card_types_of(types) -> Choices:
 
 
 class VersionForm(forms.Form):
+    # the fields' HTML ids: a form shown on the page beside another with a field of the same name has its own
+    ids = "id_%s"
     # no id: a page holds many forms, each with its version, and no label points to it
     version = forms.IntegerField(widget=forms.HiddenInput(attrs={"id": False}), min_value=0)
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("auto_id", self.ids)
+        super().__init__(*args, **kwargs)
 
 
 
@@ -268,13 +274,13 @@ class PlayCardForm(VersionForm):
 
 class UseCardForm(VersionForm):
     """Use a status in play, or reveal a face-down response (named by its owner)."""
+    ids = "use_%s"  # the page's other forms have fields of the same name
 
     country = ChoiceField(label=_("Country"))
     card = forms.CharField(label=_("Status or response"), max_length=120,
                            widget=forms.TextInput(attrs={"list": "table-cards", "autocomplete": "off"}))
 
     def __init__(self, *args, countries=COUNTRIES, **kwargs):
-        kwargs.setdefault("auto_id", "use_%s")  # ids of its own: the page's other forms have a country too
         super().__init__(*args, **kwargs)
         limit_countries(self.fields["country"], countries)
 
@@ -327,10 +333,10 @@ class PassForm(VersionForm):
 
 
 class ReallocateForm(VersionForm):
+    ids = "reallocate_%s"  # the page's other forms have fields of the same name
     card_type = ChoiceField(label=_("Card taken from the deck"))
 
     def __init__(self, *args, **kwargs):
-        kwargs.setdefault("auto_id", "reallocate_%s")  # ids of its own: the play form has a card type too
         super().__init__(*args, **kwargs)
         self.fields["card_type"].choices = card_types_of(BASIC_CARD_ACTION)
 
@@ -415,6 +421,7 @@ class BoardVariantForm(forms.ModelForm):
 
 class AirForm(VersionForm):
     """Air Marshal commands: deploy, move, retreat, air defence, air strike, bolster."""
+    ids = "air_%s"  # the page's other forms have fields of the same name
 
     country = ChoiceField(label=_("Country"), required=False)
     space = ChoiceField(label=_("Space"), required=False)
@@ -422,7 +429,6 @@ class AirForm(VersionForm):
     name = forms.CharField(label=_("Card name as printed"), required=False, max_length=80)
 
     def __init__(self, *args, countries=COUNTRIES, board=BOARD, **kwargs):
-        kwargs.setdefault("auto_id", "air_%s")  # ids of its own: the page's other forms have a country too
         super().__init__(*args, **kwargs)
         # "—", then every country, offered and accepted (as limit_countries, then "—" before its choices)
         self.fields["country"].choices = countries_of_board(first_blank=True)
