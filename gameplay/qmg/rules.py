@@ -8,8 +8,11 @@ Statuses in play (``Position.statuses``) are applied through ``effects.modifiers
 """
 from __future__ import annotations
 
+import threading
 from collections import deque
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 
 from .adjacency import Adjacency, strait_status
 from .board import ALLIES, AXIS, Board
@@ -58,8 +61,9 @@ class PieceSupply:
 
 @dataclass(frozen=True)
 class SupplyReport:
-    straits: dict[str, str]
-    pieces: dict[Piece, PieceSupply]
+    """Read-only (``compute_supply`` hands the same report to every caller that asks about the same position)."""
+    straits: Mapping[str, str]
+    pieces: Mapping[Piece, PieceSupply]
     context: EffectContext | None = field(default=None, compare=False)  # the context it was computed with
 
     def supplied(self, piece: Piece) -> bool:
@@ -85,13 +89,36 @@ def is_source_for(board: Board, position: Position, space: str, country: str, co
     return modifiers(position, context).source_kind(board, space, country, board.team_of(country))
 
 
+_SUPPLY: dict = {}  # (board, position, context) -> its report: the last reports computed, oldest first
+_SUPPLY_KEPT = 256
+_SUPPLY_LOCK = threading.Lock()
+
+
 def compute_supply(board: Board, position: Position, context=None) -> SupplyReport:
     """Supply of every piece on the board, with the reason (and the chain) for each.
 
     Statuses in play (and, through ``context``, cards used this turn) may add or strip sources
     and keep pieces supplied whatever their chain.
+
+    A pure function of immutable values, so the last reports are kept: one tap asks about the same position
+    several times (the legality check, the supply and victory steps, the page's map and reminders).
     """
     context = as_context(context)
+    key = (board, position, context)  # a board compares by identity; positions and contexts by value
+    try:
+        found = _SUPPLY.get(key)
+    except TypeError:  # a position built by hand with a list in it: not kept
+        return _compute_supply(board, position, context)
+    if found is None:
+        found = _compute_supply(board, position, context)
+        with _SUPPLY_LOCK:
+            if len(_SUPPLY) >= _SUPPLY_KEPT:
+                del _SUPPLY[next(iter(_SUPPLY))]
+            _SUPPLY[key] = found
+    return found
+
+
+def _compute_supply(board: Board, position: Position, context) -> SupplyReport:
     mods = modifiers(position, context)
     source_kind = mods.source_kind
     always = mods.always_supplied
@@ -163,7 +190,8 @@ def compute_supply(board: Board, position: Position, context=None) -> SupplyRepo
         else:
             ok = result[base].supplied
             result[p] = PieceSupply(p, ok, "air.supplied" if ok else "air.unsupplied", (p.space,), board)
-    return SupplyReport(straits=straits, pieces={p: result[p] for p in position.pieces}, context=context)
+    return SupplyReport(straits=MappingProxyType(straits),
+                        pieces=MappingProxyType({p: result[p] for p in position.pieces}), context=context)
 
 
 def remove_unsupplied(board: Board, position: Position, country: str,

@@ -17,6 +17,7 @@ re-exports the public names the rest of the project imports from here.
 """
 from __future__ import annotations
 
+import threading
 from dataclasses import replace
 
 from gameplay.common import Outcome
@@ -59,11 +60,37 @@ __all__ = [
 _TEXT_FIELDS = ("country", "space", "from_space", "card_id", "card_type", "action", "target_country", "kind", "name")
 
 
+_ANSWERS: dict = {}  # (board id, table id, legacy, command) -> (board, table, outcome): the last answers
+_ANSWERS_KEPT = 64
+_ANSWERS_LOCK = threading.Lock()
+
+
 def apply_command(board: Board, table: Table, command: dict, legacy: bool = False) -> Outcome:
     """Check one entry of a player and return what it changes (or why it is refused).
 
     ``legacy``: the rules of games stored before the card engine (free card steps, the window closed
-    by ``end_play``): used only to replay such a game's log (``stepper.QmgStepper.replay``)."""
+    by ``end_play``): used only to replay such a game's log (``stepper.QmgStepper.replay``).
+
+    A pure function of immutable values: the last answers are kept by the very board and table objects
+    they were asked about (and the command's value), so asking the same again — «Закончить ход» plans its
+    steps, then the write checks each of them on the same tables — costs a look-up."""
+    try:
+        key = (id(board), id(table), legacy, tuple(sorted(command.items())))
+        found = _ANSWERS.get(key)
+    except (TypeError, AttributeError):  # a command with a list or dict in it, or not a dict: not kept
+        return _apply_command(board, table, command, legacy)
+    if found is not None and found[0] is board and found[1] is table:
+        return found[2]
+    outcome = _apply_command(board, table, command, legacy)
+    with _ANSWERS_LOCK:
+        _ANSWERS.pop(key, None)
+        while len(_ANSWERS) >= _ANSWERS_KEPT:
+            del _ANSWERS[next(iter(_ANSWERS))]
+        _ANSWERS[key] = (board, table, outcome)  # the objects kept alive: their ids are not reused meanwhile
+    return outcome
+
+
+def _apply_command(board: Board, table: Table, command: dict, legacy: bool) -> Outcome:
     if not isinstance(command, dict) or not isinstance(command.get("type"), str) or command["type"] not in _COMMANDS:
         raise CommandError(f"unknown command: {command!r}"[:200])
     if table.finished:
