@@ -1,6 +1,10 @@
+import pickle
+
 import pytest
 from django.core.management import call_command
 from django.db import connections
+
+from tracker.core import statecache
 
 
 @pytest.fixture(autouse=True)
@@ -16,6 +20,25 @@ def _plain_static_storage(settings):
 def _no_creation_budget(settings):
     """Tests create many games from one address; tests/tracker/test_creation_limit.py turns it on."""
     settings.CREATION_LIMIT = None
+
+
+@pytest.fixture(autouse=True)
+def _held_states_stay_as_they_were(monkeypatch):
+    """Every test starts with no state held in the process (``tracker.core.statecache``), and ends by checking
+    that no request changed a held state in place: the same object serves every request of its version."""
+    statecache.forget()
+    snapshots = []
+    real_hold = statecache._hold
+
+    def hold(key, state):
+        snapshots.append((key, state, pickle.dumps(state)))
+        real_hold(key, state)
+
+    monkeypatch.setattr(statecache, "_hold", hold)
+    yield
+    changed = [key for key, state, before in snapshots if pickle.dumps(state) != before]
+    statecache.forget()
+    assert not changed, f"a held state was changed in place: {changed}"
 
 
 @pytest.fixture

@@ -61,14 +61,28 @@ def _after_real(real):
     return wrapper
 
 
+def _failing_sql(*starts: str):
+    """The database refuses every statement that starts with one of ``starts``, however the write path
+    issues it (the ORM or its prepared statements: ``tracker.core.prepared``)."""
+    def wrapper(execute, sql, params, many, context):
+        if sql.lstrip().startswith(starts):
+            raise DatabaseError("disk I/O error (injected)")
+        return execute(sql, params, many, context)
+
+    def install(mp):
+        connection = connections["default"]
+        mp.setattr(connection, "execute_wrappers", [*connection.execute_wrappers, wrapper])
+    return install
+
+
 FAULTS = {
     "projection save fails": lambda mp: mp.setattr(QmgAdapter, "save", boom),
     "projection save fails after writing": lambda mp: mp.setattr(QmgAdapter, "save", _after_real(QmgAdapter.save)),
-    "event append fails": lambda mp: (mp.setattr(Event.objects, "create", boom), mp.setattr(Event.objects, "bulk_create", boom)),
+    "event append fails": _failing_sql('INSERT INTO "tracker_event"'),
     # a build adds a piece, its undo removes it: either write fails
-    "pieces write fails": lambda mp: (mp.setattr(Piece.objects, "bulk_create", boom), mp.setattr(Piece.objects, "filter", boom)),
-    "card update fails": lambda mp: mp.setattr(CountryCards.objects, "filter", boom),
-    "game save fails": lambda mp: mp.setattr(Game, "save", boom),
+    "pieces write fails": _failing_sql('INSERT INTO "tracker_piece"', 'DELETE FROM "tracker_piece"'),
+    "card update fails": _failing_sql('UPDATE "tracker_countrycards"'),
+    "game save fails": _failing_sql('UPDATE "tracker_game" '),
 }
 
 
@@ -126,7 +140,7 @@ def test_a_database_error_through_the_move_view_is_a_500_and_changes_nothing(mon
 def test_a_database_error_while_creating_a_game_creates_nothing(monkeypatch):
     counts = (Game.objects.count(), Event.objects.count(), Piece.objects.count())
     with monkeypatch.context() as mp:
-        mp.setattr(Piece.objects, "bulk_create", boom)
+        _failing_sql('INSERT INTO "tracker_piece"')(mp)
         with pytest.raises(DatabaseError):
             new_game()
     assert (Game.objects.count(), Event.objects.count(), Piece.objects.count()) == counts

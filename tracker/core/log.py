@@ -26,7 +26,7 @@ from django.db import IntegrityError, transaction
 
 from gameplay.common import Reason, ReplayError
 
-from . import live, selectors, statecache
+from . import live, prepared, selectors, statecache
 from .models import Event, Game, Seat
 from .prepared import Prepared
 from .registry import adapter_of, locked_with
@@ -224,9 +224,9 @@ def _submit_locked(game: Game, adapter, actor: Actor, commands: list[dict]) -> l
     if moves:
         events = [event for event, _state in moves]
         before = events[0].seq - 1
-        Event.objects.bulk_create(events)
+        prepared.insert(events)
         adapter.save(game, first, state, moves=moves)
-        game.save(update_fields=MOVED_FIELDS)
+        prepared.save(game, MOVED_FIELDS)
         statecache.remember(game, state)
         transaction.on_commit(lambda: selectors.appended(game, before, events))
         live.announce(game)

@@ -28,6 +28,9 @@ class GameAdapter:
     # the partial marks what depends on the viewer with {% slot %} (tracker.templatetags.slots): the rest is
     # rendered once per game version and language and shared by every viewer (tracker.core.responses)
     render_once: bool = False
+    # the engine never changes a state in place (QMG's frozen Table): this process may hand the same state
+    # object to every request of its version (``tracker.core.statecache``) instead of a fresh copy each
+    immutable_state: bool = False
     # one-to-one projections of the game read with the locked game row in the write path (one query)
     locked_with: tuple[str, ...] = ()
 

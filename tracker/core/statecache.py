@@ -1,17 +1,29 @@
 """A game's state per version in the render cache: every write bumps the version, so the state cached for
 version N is the state at N for as long as the cache keeps it. The write path stores the new state it
 has just computed (after the commit); pages, refreshes and the next write read it instead of the
-projection (the QMG mirror models cost several queries)."""
+projection (the QMG mirror models cost several queries).
+
+A game whose engine never changes a state in place (``GameAdapter.immutable_state``) also keeps the last
+states as objects in this process: a tap and the refreshes it sets off read the state of one version
+several times, and unpickling it from the cache each time costs more than the rest of the read. Other
+games' states stay pickled, so a request that changes its copy changes nothing for the next one.
+"""
 from __future__ import annotations
 
 import pickle
+import threading
 
 from django.core.cache import cache
 from django.db import transaction
 
 from . import once
+from .registry import adapter_of
 
 TIMEOUT = 600
+HELD = 256  # states kept as objects in this process (the newest versions of the busiest games)
+
+_HELD: dict = {}  # key -> state, oldest first
+_LOCK = threading.Lock()
 
 
 def _key(game, version: int) -> str:
@@ -19,14 +31,27 @@ def _key(game, version: int) -> str:
 
 
 def load(game, adapter):
-    """The state at ``game.version``: from the cache, else the projection (then kept)."""
-    return once.cached(_key(game, game.version), lambda: adapter.load(game), TIMEOUT, keep=_keep)
+    """The state at ``game.version``: from this process, the cache, else the projection (then kept)."""
+    key = _key(game, game.version)
+    state = _HELD.get(key)
+    if state is None:
+        state = once.cached(key, lambda: adapter.load(game), TIMEOUT, keep=_keep)
+        if adapter.immutable_state:
+            _hold(key, state)
+    return state
 
 
 def remember(game, state) -> None:
     """After the running transaction commits: ``state`` is the game's state at ``game.version``."""
     key = _key(game, game.version)
-    transaction.on_commit(lambda: _keep(key, state))
+    held = adapter_of(game).immutable_state
+
+    def keep():
+        _keep(key, state)
+        if held:
+            _hold(key, state)
+
+    transaction.on_commit(keep)
 
 
 def _keep(key: str, state) -> None:
@@ -34,3 +59,17 @@ def _keep(key: str, state) -> None:
         cache.set(key, state, TIMEOUT)
     except (TypeError, AttributeError, pickle.PicklingError):  # a state that cannot be kept: read each time
         pass
+
+
+def _hold(key: str, state) -> None:
+    with _LOCK:
+        _HELD.pop(key, None)
+        while len(_HELD) >= HELD:
+            del _HELD[next(iter(_HELD))]
+        _HELD[key] = state
+
+
+def forget() -> None:
+    """Drop the states held by this process (tests that start from an empty cache)."""
+    with _LOCK:
+        _HELD.clear()

@@ -10,6 +10,7 @@ from gameplay.qmg.cards import default_catalogue
 from gameplay.qmg.stepper import QmgStepper
 from gameplay.qmg.table import Cards, Table, is_face_down_play, new_table
 
+from tracker.core import prepared
 from tracker.core.log import effective_moves
 from tracker.core.models import Event, Game, GameState
 from tracker.core.registry import GameAdapter
@@ -29,6 +30,7 @@ class QmgAdapter(GameAdapter):
     kind = Game.QMG
     partial_template = "qmg/_game.html"
     render_once = True
+    immutable_state = True
     locked_with = ("qmg",)
 
     def stepper(self, game: Game) -> QmgStepper:
@@ -64,16 +66,17 @@ class QmgAdapter(GameAdapter):
         added = [Piece(game=game, country=p.country, kind=p.kind, space=p.space)
                  for p in new.position.pieces if p not in before]
         if added:
-            Piece.objects.bulk_create(added)
+            prepared.insert(added)
         old_cards = dict(old.cards)
         for country, k in new.cards:
             if old_cards.get(country) != k:
-                CountryCards.objects.filter(game=game, country=country).update(
-                    deck=k.deck, hand=k.hand, discard=k.discard, responses=k.responses, statuses=list(k.statuses))
+                prepared.update(CountryCards, {"game_id": game.pk, "country": country}, {
+                    "deck": k.deck, "hand": k.hand, "discard": k.discard, "responses": k.responses,
+                    "statuses": list(k.statuses)})
         engine = new.engine_dict()
         if fresh:
             GameState.objects.update_or_create(game=game, defaults={"state": engine})
-        elif old.engine_dict() != engine and not GameState.objects.filter(game=game).update(state=engine):
+        elif old.engine_dict() != engine and not prepared.update(GameState, {"game_id": game.pk}, {"state": engine}):
             GameState.objects.create(game=game, state=engine)  # a game from before the card engine
         fields = {"round": new.round, "turn": new.turn, "phase": new.phase, "played": new.played or "",
                   "vp_axis": new.vp_axis, "vp_allies": new.vp_allies, "end_reason": new.end_reason or "",
@@ -91,7 +94,7 @@ class QmgAdapter(GameAdapter):
         for name in changed:
             setattr(t, name, fields[name])
         if changed:
-            t.save(update_fields=changed)
+            prepared.save(t, changed)
         game.winner = new.winner or ""
 
     def _vp_rounds(self, game: Game, events) -> list[list[int]]:
