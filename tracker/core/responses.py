@@ -14,7 +14,6 @@ from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.template.context import make_context
 from django.template.loader import get_template
-from django.urls import reverse
 from django.utils.translation import gettext as _, ngettext
 
 from gameplay.common import text
@@ -24,6 +23,8 @@ from tracker.language import lang as current_lang
 from tracker.templatetags.slots import SlotNode
 
 from . import log, once, statecache
+from .links import link
+from .memo import Memo
 from .registry import adapter_of
 from .selectors import history, recent_events, undo_sealed
 
@@ -46,8 +47,8 @@ def shell_context(game, actor) -> dict:
     return {"game": game, "actor": actor, "lang": lang, "version": game.version, "you": you,
             "history": lambda: history(game, recent_events(game)),  # read only when the cached log is stale
             "can_write": actor.can_write, "done_moves": bool(game.done_moves), "undone_moves": bool(game.undone_moves),
-            "command_url": reverse("command", args=[game.pk]),
-            "undo_url": reverse("undo", args=[game.pk]), "redo_url": reverse("redo", args=[game.pk])}
+            "command_url": link("command", (game.pk,)),
+            "undo_url": link("undo", (game.pk,)), "redo_url": link("redo", (game.pk,))}
 
 
 def _context(request, game, actor, adapter, state, keep=None, flash=None, extra=None) -> dict:
@@ -94,11 +95,24 @@ def _render_once(request, game, actor, adapter, state, status, keep, flash):
         context = _context(request, game, actor, adapter, state, keep, flash)
         return render(request, adapter.partial_template, context, status=status)
     context = make_context(_context(request, game, actor, adapter, state, keep, flash), request)
+    encoded = _encoded(parts)
     out = []
     with context.bind_template(template.template):
-        for i, part in enumerate(parts):
-            out.append(slots[part].nodelist.render(context) if i % 2 else part)
-    return HttpResponse("".join(out), status=status)
+        for i, part in enumerate(encoded):
+            out.append(slots[parts[i]].nodelist.render(context).encode() if i % 2 else part)
+    return HttpResponse(b"".join(out), status=status)
+
+
+_ENCODED = Memo(64)  # per process: the text parts of the newest skeletons as UTF-8, by the skeleton itself
+
+
+def _encoded(parts: tuple[str, ...]) -> tuple:
+    """The skeleton's text parts as the response's bytes (UTF-8, ``DEFAULT_CHARSET``): encoded once per
+    skeleton and process, not once per phone (the map makes a skeleton ~100 KB). Slot names stay as they are."""
+    found = _ENCODED.get(parts)
+    if found is None:
+        found = _ENCODED.keep(parts, tuple(p if i % 2 else p.encode() for i, p in enumerate(parts)))
+    return found
 
 
 def _skeleton(request, game, adapter, template, state, slots) -> tuple[str, ...]:

@@ -4,7 +4,6 @@ import weakref
 from django import forms
 from django.utils.choices import BaseChoiceIterator
 from django.utils.html import format_html, format_html_join
-from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from gameplay.qmg import load_board
@@ -13,6 +12,7 @@ from gameplay.qmg.cards import fold, load_catalogue
 from gameplay.qmg.table import BASIC_CARD_ACTION, CARD_TYPES, CARD_TYPE_NAMES, HAND_SIZE, MAX_DECK
 
 from gameplay.qmg.seating import DEFAULT_SEATING
+from tracker.core import markup
 from tracker.language import lang as _lang
 
 from .models import BoardVariant
@@ -31,9 +31,7 @@ class FastSelect(forms.Select):
     def render(self, name, value, attrs=None, renderer=None):
         final = self.build_attrs(self.attrs, attrs)
         current = "" if value is None else str(value)
-        options = format_html_join(
-            "", '<option value="{}"{}>{}</option>',
-            ((str(v), mark_safe(" selected") if str(v) == current else "", label) for v, label in self.choices))
+        options = markup.options(self.choices, {current})
         attrs_html = format_html_join("", ' {}="{}"', ((k, v) for k, v in final.items() if v not in (None, False)))
         return format_html('<select name="{}"{}>{}</select>', name, attrs_html, options)
 

@@ -20,6 +20,7 @@ from gameplay.qmg.table import (
 
 from tracker.core import once
 from tracker.core.commands import BadInput, Parsed
+from tracker.core.markup import esc
 from tracker.core.models import Event, PrivateNote
 from tracker.core.prepared import Prepared
 from tracker.core.selectors import recent_events
@@ -94,9 +95,9 @@ def context(request, game, actor, table, keep=None) -> dict:
 def _public(game, table, board, supply, lang) -> dict:
     """What every viewer of this game version sees alike (reminders, pieces leaving, the cards table,
     the VP chart, the victory preview): computed once per version and language, shared by the six
-    phones that refresh after every move (the default cache, per server process). "public2": the shape with
-    ``fragment_keys``, never one kept by an older release."""
-    key = f"qmg:public2:{game.pk}:{game.spectator_token}:{game.version}:{lang}"
+    phones that refresh after every move (the default cache, per server process). "public3": the shape with
+    ``fragment_keys`` and ``card_rows``, never one kept by an older release."""
+    key = f"qmg:public3:{game.pk}:{game.spectator_token}:{game.version}:{lang}"
     return once.cached(key, lambda: _public_of(game, table, board, supply, lang), 600)
 
 
@@ -121,8 +122,18 @@ def _public_of(game, table, board, supply, lang) -> dict:
         "victory_preview": {"points": v.points, "lines": v.detail(lang)},
         "draw_preview": draw_count(table, active),
     }
+    public["card_rows"] = _card_rows(public["countries"])
     public["fragment_keys"] = _fragment_keys(table, board, supply(), active, public)
     return public
+
+
+def _card_rows(countries) -> str:
+    """The cards table's rows (templates/qmg/_game.html), built here: six rows of numbers cost a template
+    (each number localised and escaped on its own) more than the rest of that table."""
+    return mark_safe("\n".join(
+        f'<tr class="team-{esc(c["team"])}{" is-active" if c["active"] else ""}"><th class="country-{esc(c["id"])}">'
+        f'{esc(c["name"])}</th><td>{k.deck:d}</td><td>{k.hand:d}</td><td>{k.discard:d}</td><td>{len(k.statuses):d}</td>'
+        f'<td>{k.responses:d}</td></tr>' for c in countries for k in (c["cards"],)))
 
 
 def _fragment_keys(table, board, supply, active, public) -> dict[str, str]:

@@ -12,6 +12,8 @@ from django import forms, template
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
+from tracker.core import markup
+
 register = template.Library()
 
 
@@ -33,9 +35,7 @@ def _select(field, widget, final: dict) -> str:
     """A single-choice <select> of flat choices, as Django's template renders it."""
     value = field.value()
     chosen = {"" if value is None else str(value)}
-    options = format_html_join("", '<option value="{}"{}>{}</option>',
-                               ((v, mark_safe(" selected") if str(v) in chosen else "", label)
-                                for v, label in widget.choices))
+    options = markup.options(widget.choices, chosen)
     return format_html('<select name="{}"{}>{}</select>', field.html_name, _attrs(final), options)
 
 
