@@ -58,3 +58,16 @@ def test_a_kept_address_follows_the_script_prefix():
     finally:
         set_script_prefix("/")
     assert links.link("game", (3,)) == "/g/3/"
+
+
+def test_a_page_reads_its_script_prefix_once_however_many_links_it_has(monkeypatch):
+    from tracker.templatetags import fasturl
+
+    asked = []
+    real = fasturl.where
+    monkeypatch.setattr(fasturl, "where", lambda: asked.append(1) or real())
+    t = Engine(builtins=["tracker.templatetags.fasturl"]).from_string("{% url 'game' 1 %}{% url 'game' 2 %}"
+                                                                     "{% url 'rule' 'undo_seen' %}")
+    assert t.render(Context({})) == reverse("game", args=[1]) + reverse("game", args=[2]) + \
+        reverse("rule", args=["undo_seen"])
+    assert asked == [1]

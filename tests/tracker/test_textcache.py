@@ -60,3 +60,22 @@ def test_add_incr_expiry_and_culling_behave_like_django(store):
     for i in range(5):  # at most 3 entries: the oldest are culled
         store.set(f"k{i}", f"v{i}")
     assert len(store._cache) <= 3 and store.get("k4") == "v4"
+
+
+@pytest.mark.skipif(bool(os.environ.get("DJANGO_CACHE_URL", "").strip()), reason="the render cache is Redis here")
+def test_fragments_go_to_the_render_cache_under_their_own_alias():
+    """``{% cache %}`` asks for "template_fragments" first: the same local-memory store as "default"."""
+    caches["default"].set("shared-check", "Ход")
+    assert caches["template_fragments"].get("shared-check") == "Ход"
+    caches["default"].delete("shared-check")
+
+
+def test_only_a_key_too_long_for_memcached_is_checked(store):
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        store.set("skeleton:qmg:1:tok:12:ru:abc", "x")  # the app's own keys: no per-character check
+        assert store.get("skeleton:qmg:1:tok:12:ru:abc") == "x"
+    with pytest.warns(Warning):
+        store.set("k" * 300, "x")

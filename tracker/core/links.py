@@ -11,11 +11,17 @@ from .memo import Memo
 _KEPT = Memo(20_000)
 
 
-def link(viewname, args=(), kwargs=None, current_app=None) -> str:
-    """``reverse(viewname, args=args, kwargs=kwargs, current_app=current_app)``, kept by all of them."""
+def where() -> tuple:
+    """What an address depends on besides its name and arguments: the script prefix and the URL
+    configuration of the running request (each a context-local read; a page asks once)."""
+    return get_script_prefix(), get_urlconf()
+
+
+def link(viewname, args=(), kwargs=None, current_app=None, at: tuple | None = None) -> str:
+    """``reverse(viewname, args=args, kwargs=kwargs, current_app=current_app)``, kept by all of them
+    (``at``: ``where()``, if the caller has it already)."""
     try:
-        key = (get_script_prefix(), get_urlconf(), viewname, tuple(args),
-               tuple(sorted(kwargs.items())) if kwargs else (), current_app)
+        key = (*(at or where()), viewname, tuple(args), tuple(sorted(kwargs.items())) if kwargs else (), current_app)
         found = _KEPT.get(key)
     except TypeError:  # an argument that is not hashable: not kept
         return reverse(viewname, args=args, kwargs=kwargs, current_app=current_app)

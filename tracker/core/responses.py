@@ -23,7 +23,7 @@ from tracker.language import lang as current_lang
 from tracker.templatetags.slots import SlotNode
 
 from . import log, once, statecache
-from .links import link
+from .links import link, where
 from .memo import Memo
 from .registry import adapter_of
 from .selectors import history, recent_events, undo_sealed
@@ -40,6 +40,7 @@ def level_of(result: log.Result) -> int:
 def shell_context(game, actor) -> dict:
     """What the shell around every game shows: poll, history, undo/redo and the links."""
     lang = current_lang()
+    at = where()
     you = ""
     if actor.seat is not None:
         adapter = adapter_of(game)
@@ -47,8 +48,8 @@ def shell_context(game, actor) -> dict:
     return {"game": game, "actor": actor, "lang": lang, "version": game.version, "you": you,
             "history": lambda: history(game, recent_events(game)),  # read only when the cached log is stale
             "can_write": actor.can_write, "done_moves": bool(game.done_moves), "undone_moves": bool(game.undone_moves),
-            "command_url": link("command", (game.pk,)),
-            "undo_url": link("undo", (game.pk,)), "redo_url": link("redo", (game.pk,))}
+            "command_url": link("command", (game.pk,), at=at),
+            "undo_url": link("undo", (game.pk,), at=at), "redo_url": link("redo", (game.pk,), at=at)}
 
 
 def _context(request, game, actor, adapter, state, keep=None, flash=None, extra=None) -> dict:

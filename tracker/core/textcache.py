@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pickle
 
-from django.core.cache.backends.base import DEFAULT_TIMEOUT
+from django.core.cache.backends.base import DEFAULT_TIMEOUT, MEMCACHE_MAX_KEY_LENGTH
 from django.core.cache.backends.locmem import LocMemCache
 
 
@@ -20,6 +20,13 @@ def _text(value) -> bool:
 
 
 class TextLocMemCache(LocMemCache):
+    def validate_key(self, key):
+        """Django checks every character of every key for memcached (a warning only, ~5 µs a key; a page reads
+        a dozen fragments): the keys here are the app's own (ids, versions, digests, ASCII), so only a key
+        too long for memcached is checked as Django checks it."""
+        if len(key) > MEMCACHE_MAX_KEY_LENGTH:
+            super().validate_key(key)
+
     def _stored(self, value):
         return value if _text(value) else pickle.dumps(value, self.pickle_protocol)
 

@@ -8,9 +8,10 @@ from django.template import defaulttags
 from django.urls import NoReverseMatch
 from django.utils.html import conditional_escape
 
-from tracker.core.links import link
+from tracker.core.links import link, where
 
 register = template.Library()
+_WHERE = object()  # the render context's key of this render's script prefix and URL configuration
 
 
 class KeptURLNode(defaulttags.URLNode):
@@ -25,9 +26,12 @@ class KeptURLNode(defaulttags.URLNode):
                 current_app = context.request.resolver_match.namespace
             except AttributeError:
                 current_app = None
+        at = context.render_context.get(_WHERE)
+        if at is None:
+            at = context.render_context[_WHERE] = where()  # once per template rendered, not once per link
         url = ""
         try:
-            url = link(view_name, args, kwargs, current_app)
+            url = link(view_name, args, kwargs, current_app, at)
         except NoReverseMatch:
             if self.asvar is None:
                 raise
