@@ -7,6 +7,8 @@ from playwright.sync_api import expect
 from tracker.core import log
 from tracker.models import Game
 
+from .test_decision_bar import HTMX_BUSY
+
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
@@ -15,6 +17,14 @@ def place(page, zone, card):
     page.locator(f'form.g-place label.g-zone-chip:has(input[name="zone"][value="{zone}"])').click()  # the zone's chip
     page.locator(f'form.g-place button[name="card_type"][value="{card}"]').click()
     expect(page.locator("ul.g-placed li")).to_have_count(before + 1)
+
+
+def caught_up(page, game):
+    """The phone shows the game's newest version and htmx is done with it, as a player looks before tapping:
+    a tap while the other phone's move is being swapped in lands on the page that is going away."""
+    game.refresh_from_db()
+    expect(page.locator("#game")).to_have_attribute("data-version", str(game.version), timeout=5000)
+    expect(page.locator(HTMX_BUSY)).to_have_count(0)
 
 
 def tap_dice(form, faces):
@@ -66,7 +76,9 @@ def test_two_phones_play_a_turn_with_volley_charge_and_rout(live_server, new_con
     place(north, "center", "musket_volley")
     place(north, "center", "bayonets")
     shot(north, "generalissimus-02-orders-face-down")
+    caught_up(south, game)
     south.locator("button.g-confirm").click()
+    caught_up(north, game)
     north.locator("button.g-confirm").click()
 
     # initiative: big 1-6 buttons for the physical dice
