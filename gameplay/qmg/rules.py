@@ -8,11 +8,12 @@ Statuses in play (``Position.statuses``) are applied through ``effects.modifiers
 """
 from __future__ import annotations
 
-import threading
 from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
+
+from gameplay.common.kept import Kept
 
 from .adjacency import Adjacency, strait_status
 from .board import ALLIES, AXIS, Board
@@ -89,9 +90,7 @@ def is_source_for(board: Board, position: Position, space: str, country: str, co
     return modifiers(position, context).source_kind(board, space, country, board.team_of(country))
 
 
-_SUPPLY: dict = {}  # (board, position, context) -> its report: the last reports computed, oldest first
-_SUPPLY_KEPT = 256
-_SUPPLY_LOCK = threading.Lock()
+_SUPPLY = Kept(256)  # (board, position, context) -> its report: the last reports computed
 
 
 def compute_supply(board: Board, position: Position, context=None) -> SupplyReport:
@@ -110,11 +109,7 @@ def compute_supply(board: Board, position: Position, context=None) -> SupplyRepo
     except TypeError:  # a position built by hand with a list in it: not kept
         return _compute_supply(board, position, context)
     if found is None:
-        found = _compute_supply(board, position, context)
-        with _SUPPLY_LOCK:
-            if len(_SUPPLY) >= _SUPPLY_KEPT:
-                del _SUPPLY[next(iter(_SUPPLY))]
-            _SUPPLY[key] = found
+        found = _SUPPLY.keep(key, _compute_supply(board, position, context))
     return found
 
 

@@ -17,10 +17,10 @@ re-exports the public names the rest of the project imports from here.
 """
 from __future__ import annotations
 
-import threading
 from dataclasses import replace
 
 from gameplay.common import Outcome
+from gameplay.common.kept import Kept
 
 from .airsteps import (
     _cmd_air_defence, _cmd_air_retreat, _cmd_air_strike, _cmd_bolster, _cmd_deploy_air, _cmd_end_air, _cmd_move_air,
@@ -60,9 +60,7 @@ __all__ = [
 _TEXT_FIELDS = ("country", "space", "from_space", "card_id", "card_type", "action", "target_country", "kind", "name")
 
 
-_ANSWERS: dict = {}  # (board id, table id, legacy, command) -> (board, table, outcome): the last answers
-_ANSWERS_KEPT = 64
-_ANSWERS_LOCK = threading.Lock()
+_ANSWERS = Kept(64)  # (board id, table id, legacy, command) -> (board, table, outcome): the last answers
 
 
 def apply_command(board: Board, table: Table, command: dict, legacy: bool = False) -> Outcome:
@@ -82,11 +80,7 @@ def apply_command(board: Board, table: Table, command: dict, legacy: bool = Fals
     if found is not None and found[0] is board and found[1] is table:
         return found[2]
     outcome = _apply_command(board, table, command, legacy)
-    with _ANSWERS_LOCK:
-        _ANSWERS.pop(key, None)
-        while len(_ANSWERS) >= _ANSWERS_KEPT:
-            del _ANSWERS[next(iter(_ANSWERS))]
-        _ANSWERS[key] = (board, table, outcome)  # the objects kept alive: their ids are not reused meanwhile
+    _ANSWERS.keep(key, (board, table, outcome))  # the objects kept alive: their ids are not reused meanwhile
     return outcome
 
 

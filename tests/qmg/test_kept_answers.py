@@ -72,3 +72,16 @@ def test_the_finish_turn_plan_and_the_write_share_their_answers():
         fresh = apply_command(BOARD, state, command)
         assert fresh == kept
         state = fresh.state
+
+
+def test_kept_drops_the_oldest_and_a_kept_again_key_becomes_the_newest():
+    from gameplay.common.kept import Kept
+
+    kept = Kept(2)
+    kept.keep("a", 1)
+    kept.keep("b", 2)
+    kept.keep("a", 3)  # "a" again: the newest, "b" now the oldest
+    kept.keep("c", 4)
+    assert (kept.get("a"), kept.get("b"), kept.get("c"), len(kept)) == (3, None, 4, 2)
+    with pytest.raises(TypeError):
+        kept.get(["not", "hashable"])

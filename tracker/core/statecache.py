@@ -11,19 +11,17 @@ games' states stay pickled, so a request that changes its copy changes nothing f
 from __future__ import annotations
 
 import pickle
-import threading
 
 from django.core.cache import cache
 from django.db import transaction
+
+from gameplay.common.kept import Kept
 
 from . import once
 from .registry import adapter_of
 
 TIMEOUT = 600
-HELD = 256  # states kept as objects in this process (the newest versions of the busiest games)
-
-_HELD: dict = {}  # key -> state, oldest first
-_LOCK = threading.Lock()
+_HELD = Kept(256)  # key -> state: the newest versions of the busiest games, as objects in this process
 
 
 def _key(game, version: int) -> str:
@@ -62,14 +60,9 @@ def _keep(key: str, state) -> None:
 
 
 def _hold(key: str, state) -> None:
-    with _LOCK:
-        _HELD.pop(key, None)
-        while len(_HELD) >= HELD:
-            del _HELD[next(iter(_HELD))]
-        _HELD[key] = state
+    _HELD.keep(key, state)
 
 
 def forget() -> None:
     """Drop the states held by this process (tests that start from an empty cache)."""
-    with _LOCK:
-        _HELD.clear()
+    _HELD.clear()
