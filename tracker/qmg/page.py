@@ -74,7 +74,8 @@ def context(request, game, actor, table, keep=None) -> dict:
         "form_kept": bool(forms),
         "form_key": ("kept%s:" % game.version if forms else "") + (",".join(mine) or "-"),
         "step_initial": f"{active if active in mine else ''}{':kept' + str(game.version) if forms.get('step') else ''}",
-        # the markup of VersionForm(initial=initial).render(), without a form and its template per request
+        # every form's version field (the markup of VersionForm(initial=initial).render(), without a form and
+        # its template per request)
         "version_form": mark_safe(f'<input type="hidden" name="version" value="{game.version:d}">'),
     }
     supply = _once(lambda: compute_supply(board, table.position, turn_context(table)))
