@@ -2,7 +2,7 @@
  *
  * - htmx swaps keep the page's scroll: the answer to a tap is pinned at the top (core/_shell.html),
  *   so the page never jumps to the history.
- * - The decision bar (QMG, The Fog of War, Generalissimus: templates/<game>/_decision_bar.html): html.js-bar pins it to the bottom of the
+ * - The decision bar (QMG, The Fog of War, Generalissimus: QMG: tracker/qmg/blocks.py, the others: templates/<game>/_decision_bar.html): html.js-bar pins it to the bottom of the
  *   screen; the answer to a tap made in it (or on the map) appears in it; the page's bottom padding, its
  *   scroll-padding-bottom and the map's height follow the bar's height (CSS variables set through the
  *   CSSOM: --bar-h, --map-top (the top of QMG's map viewport or Generalissimus's board), --pinned-h, and on a

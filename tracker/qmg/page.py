@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import hashlib
 import weakref
+from types import MappingProxyType
 from collections import Counter
 from dataclasses import replace
 
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
+from gameplay.common.kept import Kept
 from gameplay.qmg import compute_supply, victory_step
 from gameplay.qmg.air import air_prompts
 from gameplay.qmg.autoturn import finish_turn
@@ -100,7 +102,13 @@ def _public(game, table, board, supply, lang) -> dict:
     phones that refresh after every move (the default cache, per server process). "public3": the shape with
     ``fragment_keys`` and ``card_rows``, never one kept by an older release."""
     key = f"qmg:public3:{game.pk}:{game.spectator_token}:{game.version}:{lang}"
-    return once.cached(key, lambda: _public_of(game, table, board, supply, lang), 600)
+    found = _PUBLIC.get(key)
+    if found is None:  # the mover's answer and each refresh read it: held as an object, not unpickled each time
+        found = _PUBLIC.keep(key, MappingProxyType(once.cached(key, lambda: _public_of(game, table, board, supply, lang), 600)))
+    return found
+
+
+_PUBLIC = Kept(256)  # per process: the public context of the newest versions (read-only: a mapping proxy)
 
 
 def _public_of(game, table, board, supply, lang) -> dict:

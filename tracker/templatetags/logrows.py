@@ -27,16 +27,20 @@ class LogRowsNode(template.Node):
 
     def render(self, context):
         rows = self.rows.resolve(context, ignore_failures=True) or ()
-        lang, label = _plain(context.get("lang")), _plain(context.get("round_label"))
-        common = (get_language(), lang, label)
-        out = []
-        for row in rows:
-            key = (*common, *_row_key(row))
-            html = _ROWS.get(key)
-            if html is None:
-                html = _ROWS.keep(key, _row_html(row, lang, label))
-            out.append(html)
-        return mark_safe("".join(out))
+        return rows_html(rows, _plain(context.get("lang")), _plain(context.get("round_label")))
+
+
+def rows_html(rows, lang: str | None, label: str | None) -> str:
+    """The rows of the log, each kept by what it shows (``lang``: the page's language; ``label``: the round's prefix)."""
+    common = (get_language(), lang, label)
+    out = []
+    for row in rows:
+        key = (*common, *_row_key(row))
+        html = _ROWS.get(key)
+        if html is None:
+            html = _ROWS.keep(key, _row_html(row, lang, label))
+        out.append(html)
+    return mark_safe("".join(out))
 
 
 def _plain(value):

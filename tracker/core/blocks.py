@@ -1,0 +1,120 @@
+"""The shell's blocks that belong to one viewer, built in Python: who you are with the answer to your last tap
+(the slot "you" of ``core/_shell.html``) and the history with undo/redo (``core/_history.html``).
+
+Every phone builds these on every refresh and the mover on every move, for every game. Django's template
+engine spent ~0.1 ms on each (a variable lookup walks the context's dicts, each tag is a node); built here
+they cost a few string joins. A block reads the page's context (a template ``Context`` or the dict it is
+made of, through ``get``), calls a value that is callable as a template does, and escapes every value it
+inserts (``tracker.core.markup.esc``). The markup is the one the templates had.
+"""
+from __future__ import annotations
+
+from django.core.cache import caches
+from django.core.cache.utils import make_template_fragment_key
+from django.middleware.csrf import get_token
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
+
+from tracker.templatetags.logrows import rows_html
+
+from .links import link
+from .markup import esc
+
+LOG_SECONDS = 600  # a version's history in the render cache (as the template's fragment was)
+
+
+def val(c, name: str, default=None):
+    """A context value as a template reads it: a callable (a lazy value of the page) is called."""
+    value = c.get(name, default)
+    return value() if callable(value) and not getattr(value, "do_not_call_in_templates", False) else value
+
+
+def csrf_input(c) -> str:
+    """``{% csrf_token %}``: the hidden field with the request's masked token, masked once per request (as
+    the template context's lazy ``csrf_token`` does); nothing without a request (a page rendered without one)."""
+    request = c.get("request")
+    if request is None:
+        return ""
+    field = getattr(request, "_csrf_input", None)
+    if field is None:
+        field = f'<input type="hidden" name="csrfmiddlewaretoken" value="{esc(get_token(request))}">'
+        request._csrf_input = field
+    return field
+
+
+def post_form(url: str, inner: str, css: str = "", swap: str = "outerHTML") -> str:
+    """A form of the game page that posts to ``url``: by htmx into ``#game``, as a plain form without JavaScript."""
+    cls = f' class="{css}"' if css else ""
+    u = esc(url)
+    return (f'<form{cls} method="post" action="{u}" hx-post="{u}" hx-target="#game" hx-swap="{swap}">'
+            f'{inner}</form>')
+
+
+def whoami(c) -> SafeString:
+    """Who this viewer is, whether the move is theirs or whom the table waits for, and the answer to the tap."""
+    you = val(c, "you")
+    actor = c.get("actor")
+    if you:
+        who = _("You: %(roles)s") % {"roles": esc(you)}
+    elif actor is not None and actor.is_host:
+        who = _("You: the host")
+    else:
+        who = _("You: spectator")
+    waiting = val(c, "waiting_for")
+    if val(c, "my_turn") and val(c, "can_write"):
+        who += f' · <strong class="your-move">{_("your move")}</strong>'
+    elif waiting:
+        who += f' · <span class="waiting-for">{_("waiting for %(who)s") % {"who": esc(waiting)}}</span>'
+    out = [f'<p class="whoami">{who}</p>\n']
+    flash = c.get("flash")
+    if flash and flash.get("text"):
+        out.append(f'  <div class="flash flash-{esc(flash["level"])}" role="status">\n'
+                   f'    <button type="button" class="flash-close" aria-label="{esc(_("Close the message"))}">×</button>\n'
+                   f'    <p>{esc(flash["text"])}</p>\n')
+        if flash.get("steps"):
+            steps = "".join(f"<li>{esc(s)}</li>" for s in flash["steps"])
+            out.append(f'    <ol class="flash-steps">{steps}</ol>\n')
+        out.extend(f'    <p class="note">{esc(n)}</p>' for n in flash.get("notes") or ())
+        out.append("\n  </div>\n")
+    return mark_safe("".join(out))
+
+
+def history(c, round_label=None) -> SafeString:
+    """The history card: undo and redo for a seat or the host, then the game's log (public: kept per game
+    version and language in the render cache, the same for every viewer)."""
+    out = ['<section class="card history">\n  <h3>', esc(_("History")), "</h3>\n"]
+    if val(c, "can_write"):
+        version = esc(val(c, "version"))
+        sealed = val(c, "undo_sealed")
+        done, undone = val(c, "done_moves"), val(c, "undone_moves")
+        token = csrf_input(c)
+        undo_off = " disabled" if not done or sealed else ""
+        described = ' aria-describedby="undo-sealed"' if sealed else ""
+        out.append('  <div class="undo-redo">\n    ')
+        out.append(post_form(val(c, "undo_url"), f'\n      {token}<input type="hidden" name="version" value="{version}">\n'
+                             f'      <button class="btn" type="submit"{undo_off}{described}>{esc(_("Undo"))}</button>\n    '))
+        out.append("\n    ")
+        out.append(post_form(val(c, "redo_url"), f'\n      {token}<input type="hidden" name="version" value="{version}">\n'
+                             f'      <button class="btn" type="submit"{"" if undone else " disabled"}>{esc(_("Redo"))}</button>\n    '))
+        out.append("\n  </div>\n")
+        if sealed:
+            out.append(f'  <p class="muted" id="undo-sealed">{esc(sealed)} <a href="{esc(link("rule", ("undo_seen",)))}">'
+                       f'{esc(_("Why?"))}</a></p>\n')
+    out.append("  ")
+    out.append(game_log(c, round_label))
+    out.append("\n</section>\n")
+    return mark_safe("".join(out))
+
+
+def game_log(c, round_label=None) -> str:
+    """The log of this version, newest first (``templates/_log.html``'s markup), from the render cache."""
+    game, lang = c.get("game"), c.get("lang")
+    cache = caches["template_fragments"]
+    key = make_template_fragment_key("game_log", [game.pk, game.spectator_token, game.version, lang])
+    found = cache.get(key)
+    if found is None:
+        label = None if round_label is None else str(round_label)
+        found = (f'<ol class="log" reversed tabindex="0" aria-label="{esc(_("History"))}">\n'
+                 f'{rows_html(val(c, "history") or (), lang, label)}\n</ol>\n')
+        cache.set(key, found, LOG_SECONDS)
+    return found
