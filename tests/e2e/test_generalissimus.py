@@ -27,13 +27,17 @@ def caught_up(page, game):
     expect(page.locator(HTMX_BUSY)).to_have_count(0)
 
 
-def tap_dice(form, faces):
+def tap_dice(form, faces, game=None):
+    if game is not None:
+        caught_up(form.page, game)
     for i, v in enumerate(faces, 1):
         form.locator(f'label.g-die:has(input[name="d{i}"][value="{v}"])').click()
     form.locator("button[type=submit]:not([name=digital])").click()
 
 
-def choose(page, card, unit, target=None):
+def choose(page, card, unit, target=None, game=None):
+    if game is not None:
+        caught_up(page, game)
     form = page.locator("form.g-choose")
     form.locator(f'input[name="cards"][value="{card}"]').check()
     form.locator("select[name=unit]").select_option(unit)
@@ -90,24 +94,24 @@ def test_two_phones_play_a_turn_with_volley_charge_and_rout(live_server, new_con
     south.locator('button[name="sequence"][value="center,west,east"]').click()
 
     # step 1: both reveal a Musket volley at the same time
-    choose(south, "S-musket_volley-1", "S-inf-1", "N-inf-1")
+    choose(south, "S-musket_volley-1", "S-inf-1", "N-inf-1", game=game)
     expect(north.locator("form.g-choose")).to_be_visible(timeout=3000)
-    choose(north, "N-musket_volley-1", "N-inf-1", "S-inf-1")
+    choose(north, "N-musket_volley-1", "N-inf-1", "S-inf-1", game=game)
     expect(south.locator("ul.g-revealed li")).to_have_count(2, timeout=3000)
-    tap_dice(south.locator('form.g-dice[data-roll="fire"]'), [4, 1, 1])
-    tap_dice(north.locator('form.g-dice[data-roll="fire"]'), [1, 2, 2])
+    tap_dice(south.locator('form.g-dice[data-roll="fire"]'), [4, 1, 1], game)
+    tap_dice(north.locator('form.g-dice[data-roll="fire"]'), [1, 2, 2], game)
     expect(south.locator(".g-last-step")).to_contain_text("N-inf-1", timeout=3000)
     shot(south, "generalissimus-04-volley-result")
 
     # step 2: South charges with Bayonets!, North meets the charge with its own card
-    choose(south, "S-bayonets-1", "S-inf-2", "N-inf-2")
+    choose(south, "S-bayonets-1", "S-inf-2", "N-inf-2", game=game)
     expect(north.locator("form.g-choose")).to_be_visible(timeout=3000)
-    choose(north, "N-bayonets-1", "N-inf-2")
+    choose(north, "N-bayonets-1", "N-inf-2", game=game)
     expect(north.locator('form.g-dice[data-roll="melee"]')).to_be_visible(timeout=3000)
-    tap_dice(north.locator('form.g-dice[data-roll="melee"]'), [1, 1, 1])
+    tap_dice(north.locator('form.g-dice[data-roll="melee"]'), [1, 1, 1], game)
     expect(south.locator('form.g-dice[data-roll="melee"]')).to_be_visible(timeout=3000)
     shot(south, "generalissimus-05-melee-dice")
-    tap_dice(south.locator('form.g-dice[data-roll="melee"]'), [6, 6, 6])
+    tap_dice(south.locator('form.g-dice[data-roll="melee"]'), [6, 6, 6], game)
 
     # North lost: its owner chooses where the unit falls back. North's phone offers the engine's options
     # with the proposal (straight back, d5) pre-selected; North taps the diagonal e5 instead. South waits.
