@@ -1,5 +1,5 @@
 """The shell's blocks that belong to one viewer, built in Python: who you are with the answer to your last tap
-(the slot "you" of ``core/_shell.html``) and the history with undo/redo (``core/_history.html``).
+(the slot "you" of ``core/_shell.html``) and the history with undo/redo (``{% history_block %}`` in each game's ``_game.html``).
 
 Every phone builds these on every refresh and the mover on every move, for every game. Django's template
 engine spent ~0.1 ms on each (a variable lookup walks the context's dicts, each tag is a node); built here

@@ -376,18 +376,17 @@ def _played(c) -> str:
         out.append(f'  <div class="played-card">\n    <p><strong>{esc(played["name"])}</strong>: {esc(played["summary"])}</p>\n'
                    f'    <ol class="guided">{steps}</ol>\n  </div>\n')
     if val(c, "free_steps"):
-        if val(c, "form_kept"):
-            fields = as_form(val(c, "step_form"))
-            form = _command(c, "step", f"\n  {fields}\n", version=False)
+        kept = val(c, "form_kept")
+        if kept:  # the refused form with its input and errors (its own version field)
+            fields = f"\n  {as_form(val(c, 'step_form'))}\n"
         else:  # the fields, the same for every version: once per board, language and seat
             def make():
                 f = val(c, "step_form")
                 return "".join(as_field(f[name]) for name in ("action", "country", "space", "target_country", "kind", "n"))
 
             fields = _kept(("free_step", val(c, "board_key"), c.get("lang"), val(c, "mine_key"), val(c, "step_initial")), make)
-            form = _command(c, "step", fields)
-        form = form[:-len("</form>")] + f'\n  <button class="btn" type="submit">{esc(_("Apply the step"))}</button>\n</form>'
-        out.append(f"  {form}\n")
+        button = f'\n  <button class="btn" type="submit">{esc(_("Apply the step"))}</button>\n'
+        out.append(f"  {_command(c, 'step', fields + button, version=not kept)}\n")
     out.append("</section>\n")
     return "".join(out)
 
@@ -423,24 +422,25 @@ def own_cards(c) -> SafeString:
             buttons = "".join(_reveal(c, r) for r in responses)
             out.append(f'  <p class="private">{esc(_("Your face-down responses (only you see this): tap one to reveal and use it."))}</p>\n'
                        f'  <div class="choices private">\n    {buttons}\n  </div>\n')
-        if val(c, "form_kept"):
-            form = _command(c, "use_card", f"\n  {as_form(val(c, 'use_form'))}", version=False)
+        kept = val(c, "form_kept")
+        if kept:  # the refused form with its input and errors (its own version field)
+            fields = f"\n  {as_form(val(c, 'use_form'))}"
         else:
             def make():
                 f = val(c, "use_form")
                 return as_field(f["country"]) + as_field(f["card"])
 
-            form = _command(c, "use_card", "\n  " + _kept(("use", c.get("lang"), val(c, "form_key")), make))
-        out.append("  " + form[:-len("</form>")] + f'\n  <button class="btn" type="submit">{esc(_("Use the card"))}</button>\n</form>\n'
-                   "</details>\n")
+            fields = "\n  " + _kept(("use", c.get("lang"), val(c, "form_key")), make)
+        button = f'\n  <button class="btn" type="submit">{esc(_("Use the card"))}</button>\n'
+        out.append(f"  {_command(c, 'use_card', fields + button, version=not kept)}\n</details>\n")
     if can_write and (not val(c, "my_turn") or table.phase != "play"):
         def make():
             f = val(c, "step_form")
             return "".join(as_field(f[name]) for name in ("country", "space", "kind"))
 
         fields = _kept(("remove_piece", val(c, "board_key"), c.get("lang"), val(c, "mine_key"), val(c, "step_initial")), make)
-        form = _command(c, "step", '<input type="hidden" name="action" value="remove">\n  ' + val(c, "version_form")
-                        + "\n  " + fields + f'\n  <button class="btn" type="submit">{esc(_("Remove"))}</button>\n', version=False)
+        form = _command(c, "step", '<input type="hidden" name="action" value="remove">\n  ' + fields
+                        + f'\n  <button class="btn" type="submit">{esc(_("Remove"))}</button>\n')
         out.append('<details class="card any-time" data-board-target>\n'
                    f'  <summary>{esc(_("Remove one of your own pieces (allowed at any time)"))}</summary>\n  {form}\n</details>\n')
     return mark_safe("".join(out))
