@@ -27,15 +27,30 @@ def caught_up(page, game):
     expect(page.locator(HTMX_BUSY)).to_have_count(0)
 
 
+def answered(page, tap):
+    """``tap()``, then wait until the page shows the version the tap made: the move is written before the
+    other phone acts (a click returns when it is dispatched, not when the server has answered)."""
+    before = page.locator("#game").get_attribute("data-version")
+    tap()
+    expect(page.locator("#game")).not_to_have_attribute("data-version", before, timeout=5000)
+
+
 def tap_dice(form, faces, game=None):
+    """Tap the dice on the table and submit them; with ``game``, as ``choose`` does."""
     if game is not None:
         caught_up(form.page, game)
     for i, v in enumerate(faces, 1):
         form.locator(f'label.g-die:has(input[name="d{i}"][value="{v}"])').click()
-    form.locator("button[type=submit]:not([name=digital])").click()
+    submit = form.locator("button[type=submit]:not([name=digital])").click
+    if game is None:
+        submit()
+    else:
+        answered(form.page, submit)
 
 
 def choose(page, card, unit, target=None, game=None):
+    """Choose a card and its unit (and target), then submit; with ``game``, as a player does who looks at the
+    screen first: once the phone shows the newest version, and the next phone acts once this one is answered."""
     if game is not None:
         caught_up(page, game)
     form = page.locator("form.g-choose")
@@ -43,7 +58,11 @@ def choose(page, card, unit, target=None, game=None):
     form.locator("select[name=unit]").select_option(unit)
     if target:
         form.locator("select[name=target]").select_option(target)
-    form.locator("button[type=submit]").click()
+    submit = form.locator("button[type=submit]").click
+    if game is None:
+        submit()
+    else:
+        answered(page, submit)
 
 
 def test_two_phones_play_a_turn_with_volley_charge_and_rout(live_server, new_context, shot):
