@@ -103,15 +103,14 @@ def test_the_skeleton_holds_no_token_and_no_face_down_card(client, monkeypatch):
 
 def test_six_phones_of_one_version_render_the_skeleton_once(game6, monkeypatch):  # noqa: F811
     clients = viewers(game6)
-    spectator_contexts = []
-    real = responses._context
+    spectator_contexts = []  # the skeleton's context: everything a spectator sees of the version
+    real = QmgAdapter.skeleton_context
 
-    def counting(request, game, actor, *args, **kwargs):
-        if actor is responses.SPECTATOR:
-            spectator_contexts.append(game.version)
-        return real(request, game, actor, *args, **kwargs)
+    def counting(self, game, state):
+        spectator_contexts.append(game.version)
+        return real(self, game, state)
 
-    monkeypatch.setattr(responses, "_context", counting)
+    monkeypatch.setattr(QmgAdapter, "skeleton_context", counting)
     cache.clear()
     for c in clients.values():
         assert c.get(reverse("game", args=[game6.pk]), **HTMX).status_code == 200

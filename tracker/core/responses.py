@@ -90,7 +90,7 @@ def _render_once(request, game, actor, adapter, state, status, keep, flash):
     (``tracker.templatetags.slots``). Nothing private can enter the skeleton: it is rendered from a
     spectator's context, and every block that depends on the viewer is a slot."""
     template = get_template(adapter.partial_template)
-    slots = _slots(template)
+    slots = _slots(template, adapter)
     parts = _skeleton(request, game, adapter, template, state, slots)
     if any(name not in slots for name in parts[1::2]):  # a skeleton kept by another version of the app (shared cache)
         context = _context(request, game, actor, adapter, state, keep, flash)
@@ -100,7 +100,7 @@ def _render_once(request, game, actor, adapter, state, status, keep, flash):
     out = []
     with context.bind_template(template.template):
         for i, part in enumerate(encoded):
-            out.append(slots[parts[i]].nodelist.render(context).encode() if i % 2 else part)
+            out.append(slots[parts[i]](context).encode() if i % 2 else part)
     return HttpResponse(b"".join(out), status=status)
 
 
@@ -124,7 +124,9 @@ def _skeleton(request, game, adapter, template, state, slots) -> tuple[str, ...]
     key = f"skeleton:{game.kind}:{game.pk}:{game.spectator_token}:{game.version}:{current_lang()}:{names:x}"
 
     def render():
-        context = _context(request, game, SPECTATOR, adapter, state)
+        context = adapter.skeleton_context(game, state)
+        if context is None:
+            context = _context(request, game, SPECTATOR, adapter, state)
         context["skeleton"] = True
         return tuple(SLOT_SPLIT.split(template.render(context)))  # no request: no CSRF token can enter it
 
@@ -134,14 +136,15 @@ def _skeleton(request, game, adapter, template, state, slots) -> tuple[str, ...]
 _SLOTS: dict = {}
 
 
-def _slots(template) -> dict[str, SlotNode]:
-    """The slots of a partial and of the shell it extends, by name (collected once per template)."""
+def _slots(template, adapter) -> dict:
+    """How each slot of a partial (and of the shell it extends) is rendered for a viewer, by name: a template's
+    ``{% slot %}`` renders its content, a block of ``adapter.slots`` is built in Python (collected once per template)."""
     engine_template = template.template
     found = _SLOTS.get(id(engine_template))
     if found is None or found[0] is not engine_template:
         nodes = list(engine_template.nodelist.get_nodes_by_type(SlotNode))
         nodes += get_template("core/_shell.html").template.nodelist.get_nodes_by_type(SlotNode)
-        found = (engine_template, {n.name: n for n in nodes})
+        found = (engine_template, {**{n.name: n.nodelist.render for n in nodes}, **adapter.slots})
         _SLOTS[id(engine_template)] = found
     return found[1]
 

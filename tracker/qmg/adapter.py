@@ -15,7 +15,7 @@ from tracker.core.log import effective_moves
 from tracker.core.models import Event, Game, GameState
 from tracker.core.registry import GameAdapter
 
-from . import page, selectors
+from . import blocks, page, selectors
 from .models import BoardVariant, CountryCards, Piece, QmgTable
 from .variants import check_patch
 
@@ -30,6 +30,7 @@ class QmgAdapter(GameAdapter):
     kind = Game.QMG
     partial_template = "qmg/_game.html"
     render_once = True
+    slots = blocks.SLOTS
     immutable_state = True
     locked_with = ("qmg",)
 
@@ -205,6 +206,9 @@ class QmgAdapter(GameAdapter):
     # the page and its forms
     parse = staticmethod(page.parse)
     context = staticmethod(page.context)
+
+    def skeleton_context(self, game, state):
+        return page.public_context(game, state)
     after_submit = staticmethod(page.after_submit)
 
 

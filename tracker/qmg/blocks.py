@@ -10,14 +10,17 @@ process by exactly what they show, as the template's ``{% cache %}`` blocks kept
 """
 from __future__ import annotations
 
+from django.core.cache import caches
+from django.template.loader import get_template
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext as _, ngettext, pgettext
 
-from tracker.core.blocks import csrf_input, post_form, val
+from tracker.core.blocks import csrf_input, history as history_block, post_form, val
 from tracker.core.links import link
 from tracker.core.markup import esc
 from tracker.core.memo import Memo
 from tracker.templatetags.fastforms import as_field, as_form, widget
+from tracker.templatetags.slots import MARK
 
 _KEPT = Memo(5_000)  # per process: form markup that is the same for every version, by what it shows
 
@@ -475,5 +478,143 @@ def host_links(c) -> SafeString:
                      f'        · <a href="{esc(link("export_game", (pk,)))}">{esc(_("Export the game"))}</a>')
 
 
-BLOCKS = {"bar": bar, "turn": turn, "own_cards": own_cards, "notes": notes, "host_links": host_links}
+def history(c) -> SafeString:
+    return history_block(c, _("R"))
+
+
+# ------------------------------------------------------------------------------------------
+# the public parts: the skeleton every viewer of a version shares
+# ------------------------------------------------------------------------------------------
+
+FRAGMENT_SECONDS = 600
+
+
+def _fragment(c, name: str, key, make) -> str:
+    """A public fragment of the page from the render cache, by the game, a digest of exactly what it shows
+    (``fragment_keys``, ``tracker.qmg.page._fragment_keys``) and the language: a fragment a move did not
+    change is reused by the next version."""
+    game = c.get("game")
+    cache_key = f"qmgf:{name}:{game.pk}:{game.spectator_token}:{key}:{c.get('lang')}"
+    cache = caches["template_fragments"]
+    found = cache.get(cache_key)
+    if found is None:
+        found = make()
+        cache.set(cache_key, found, FRAGMENT_SECONDS)
+    return found
+
+
+def _slot(c, name: str) -> str:
+    """A viewer's block: its marker in the skeleton (``tracker.core.responses`` puts each phone's own there),
+    else the block itself (a page rendered whole: without JavaScript, or a game's first page)."""
+    return MARK.format(name) if c.get("skeleton") else SLOTS[name](c)
+
+
+def status(c) -> SafeString:
+    """The status bar: round, active country, phase, victory points."""
+    def make():
+        table = c.get("table")
+        round_ = _("Round %(round)s of %(total)s") % {"round": table.round, "total": 20}
+        return ('\n  <header class="status-bar">\n'
+                f'    <span class="round">{round_}</span>\n'
+                f'    <span class="active country-{esc(c.get("active"))}">{esc(c.get("active_name"))}</span>\n'
+                f'    <span class="phase">{esc(c.get("phase_name"))}</span>\n'
+                f'    <span class="vp"><span class="vp-axis-n">{esc(_("Axis"))} {table.vp_axis:d}</span> : '
+                f'<span class="vp-allies-n">{table.vp_allies:d} {esc(_("Allies"))}</span></span>\n  </header>\n')
+
+    return mark_safe(_fragment(c, "status", c.get("fragment_keys")["status"], make))
+
+
+def table(c) -> SafeString:
+    """The page under the status bar: the result of a finished game, the map, and the side column (the viewer's
+    blocks between the public ones)."""
+    t, keys = c.get("table"), c.get("fragment_keys")
+    out = []
+    if t.finished:
+        out.append(_fragment(c, "finished", c.get("game").version, lambda: _finished(c, t)))
+    out.append('\n  <div class="layout">\n    <div class="col-map">\n      ')
+    out.append(_fragment(c, "board", keys["board"], lambda: get_template("qmg/_board.html").template.render(c)))
+    out.append('\n    </div>\n    <div class="col-side">\n      ')
+    out.append(_slot(c, "bar"))
+    out.append("\n      ")
+    out.append(_fragment(c, "reminders", keys["reminders"], lambda: "".join(
+        f"<li>{esc(r)}</li>" for r in c.get("reminders")).join(('\n      <ul class="reminders">', "</ul>\n      "))
+        if c.get("reminders") else ""))
+    out.append("\n      ")
+    out.append(_slot(c, "turn"))
+    team = c.get("window_team")
+    if team:
+        out.append('\n      <section class="card window">\n        ')
+        out.append(_fragment(c, "window", keys["window"], lambda: _window_cards(c, team)))
+        out.append("\n      </section>")
+    out.append("\n      ")
+    out.append(_slot(c, "own_cards"))
+    out.append("\n      ")
+    out.append(_fragment(c, "cards", keys["cards"], lambda: _cards_table(c)))
+    out.append("\n      ")
+    out.append(_slot(c, "notes"))
+    out.append("\n      ")
+    out.append(_fragment(c, "vp", keys["vp"], lambda: (
+        f'\n      <section class="card">\n        <h3>{esc(_("Victory points by round"))}</h3>\n'
+        f'        {c.get("vp_chart")}\n      </section>\n      ')))
+    out.append("\n      ")
+    out.append(_slot(c, "history"))
+    pk = c.get("game").pk
+    out.append(f'\n      <p class="links"><a href="{esc(link("ask", (pk,)))}">'
+               f'{esc(_("Ask about this position (supply, attacks, straits)"))}</a>\n'
+               f'        · <a href="{esc(link("rules"))}">{esc(_("Rules lookup"))}</a>\n        ')
+    out.append(_slot(c, "host_links"))
+    out.append("</p>\n    </div>\n  </div>\n")
+    return mark_safe("".join(out))
+
+
+def _finished(c, t) -> str:
+    winner = _("The Axis wins") if t.winner == "axis" else _("The Allies win")
+    reason = (_("Sudden victory: two enemy home spaces are held.") if t.end_reason == "sudden" else
+              _("Early victory: 30 VP ahead at the end of a round.") if t.end_reason == "early" else
+              _("After 20 rounds (a tie goes to the Axis)."))
+    return (f'\n  <div class="card finished">\n    <h2>{esc(winner)}</h2>\n    <p>{esc(reason)}</p>\n'
+            f'    <p>{esc(_("Axis"))} {t.vp_axis:d} : {t.vp_allies:d} {esc(_("Allies"))}</p>\n'
+            f'    {c.get("vp_chart")}\n  </div>\n  ')
+
+
+def _window_cards(c, team) -> str:
+    """The answer window: each country's statuses in play and how many face-down responses it holds."""
+    rows = []
+    for card in c.get("public_cards"):
+        if not (card["statuses"] or card["responses"]):
+            continue
+        statuses = ", ".join(esc(x) for x in card["statuses"])
+        n = card["responses"]
+        face_down = (f'<span class="face-down">{ngettext("%(n)s face-down response", "%(n)s face-down responses", n) % {"n": n}}'
+                     "</span>") if n else ""
+        rows.append(f'\n          <li class="team-{esc(card["team"])}"><strong>{esc(card["name"])}</strong>:\n'
+                    f"            {statuses}\n            {face_down}\n          </li>")
+    title = _("Statuses and responses: %(team)s to answer (use one or pass)") % {"team": esc(team)}
+    return f'\n        <h3>{title}</h3>\n        <ul class="public-cards">{"".join(rows)}\n        </ul>\n        '
+
+
+def _cards_table(c) -> str:
+    """The cards of every country (deck, hand, discard, statuses, responses) and the statuses in play."""
+    def head(full, short):  # the short head a phone shows; the full name as a tooltip and for screen readers
+        return (f'<th scope="col"><abbr title="{esc(full)}" aria-hidden="true">{esc(short)}'
+                f'</abbr><span class="visually-hidden">{esc(full)}</span></th>')
+
+    heads = "\n            ".join((
+        head(_("Deck"), pgettext("short column head", "Deck")), head(_("Hand"), pgettext("short column head", "Hand")),
+        head(_("Discard"), pgettext("short column head", "Disc.")),
+        head(_("Statuses"), pgettext("short column head", "Stat.")),
+        head(_("Responses"), pgettext("short column head", "Resp."))))
+    in_play = "".join(f'<li class="team-{esc(card["team"])}"><strong>{esc(card["name"])}</strong>: '
+                      f'{", ".join(esc(x) for x in card["statuses"])}</li>'
+                      for card in c.get("public_cards") if card["statuses"])
+    return ('\n      <section class="card cards-table" tabindex="0" aria-labelledby="cards-table-title">\n'
+            f'        <h3 id="cards-table-title">{esc(_("Cards"))}</h3>\n        <table>\n'
+            f'          <thead><tr><th scope="col">{esc(_("Country"))}</th>\n            {heads}</tr></thead>\n'
+            f'          <tbody>\n          {c.get("card_rows")}\n          </tbody>\n        </table>\n'
+            f'        <ul class="statuses-in-play">\n        {in_play}\n        </ul>\n      </section>\n      ')
+
+
+SLOTS = {"bar": bar, "turn": turn, "own_cards": own_cards, "notes": notes, "history": history,
+         "host_links": host_links}  # by slot name: what each viewer's page holds of its own
+BLOCKS = {**SLOTS, "status": status, "table": table}
 

@@ -46,6 +46,24 @@ def countries_of(actor, board) -> tuple[str, ...]:
 # the page
 # ------------------------------------------------------------------------------------------
 
+def public_context(game, table) -> dict:
+    """What the skeleton shows, every viewer alike (``templates/qmg/_game.html``, ``tracker.qmg.blocks``:
+    status, table): the status bar's words, the public cards and the VP chart, the map. Nothing of a seat."""
+    lang = _lang()
+    board = selectors.board_of(game)
+    active = table.active(board)
+    i = 1 if lang == "en" else 0
+    c = board.countries[active]
+    supply = _once(lambda: compute_supply(board, table.position, turn_context(table)))
+    ctx = {"game": game, "table": table, "lang": lang,
+           "active": active, "active_name": (c.ru, c.en)[i], "active_team": c.team,
+           "phase_name": PHASE_NAMES[table.phase][i],
+           "window_team": {"axis": _("Axis"), "allies": _("Allies")}.get(table.window, "")}
+    ctx.update(_public(game, table, board, supply, lang))
+    ctx.update(_board_context(board, table, supply, lang))
+    return ctx
+
+
 def context(request, game, actor, table, keep=None) -> dict:
     lang = _lang()
     board = selectors.board_of(game)
