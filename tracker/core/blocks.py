@@ -13,7 +13,7 @@ from django.core.cache import caches
 from django.core.cache.utils import make_template_fragment_key
 from django.middleware.csrf import get_token
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext as _
+from django.utils.translation import get_language, gettext
 
 from tracker.templatetags.logrows import rows_html
 
@@ -21,6 +21,26 @@ from .links import link
 from .markup import esc
 
 LOG_SECONDS = 600  # a version's history in the render cache (as the template's fragment was)
+
+
+_TEXTS: dict[str, dict[str, str]] = {}  # per process: language -> message -> its translation
+
+
+def texts():
+    """``gettext`` in the active language, each message translated once per process and language. A block
+    translates a few dozen messages; Django's ``gettext`` reads the active language from a context-local
+    (~2 µs a call here), this a dict. Each block binds it as ``_``, so the messages stay marked for translation."""
+    table = _TEXTS.get(get_language())
+    if table is None:
+        table = _TEXTS.setdefault(get_language(), {})
+
+    def translate(message: str) -> str:
+        found = table.get(message)
+        if found is None:
+            found = table[message] = gettext(message)
+        return found
+
+    return translate
 
 
 def val(c, name: str, default=None):
@@ -52,6 +72,7 @@ def post_form(url: str, inner: str, css: str = "", swap: str = "outerHTML") -> s
 
 def whoami(c) -> SafeString:
     """Who this viewer is, whether the move is theirs or whom the table waits for, and the answer to the tap."""
+    _ = texts()
     you = val(c, "you")
     actor = c.get("actor")
     if you:
@@ -82,6 +103,7 @@ def whoami(c) -> SafeString:
 def history(c, round_label=None) -> SafeString:
     """The history card: undo and redo for a seat or the host, then the game's log (public: kept per game
     version and language in the render cache, the same for every viewer)."""
+    _ = texts()
     out = ['<section class="card history">\n  <h3>', esc(_("History")), "</h3>\n"]
     if val(c, "can_write"):
         version = esc(val(c, "version"))
@@ -108,6 +130,7 @@ def history(c, round_label=None) -> SafeString:
 
 def game_log(c, round_label=None) -> str:
     """The log of this version, newest first (``templates/_log.html``'s markup), from the render cache."""
+    _ = texts()
     game, lang = c.get("game"), c.get("lang")
     cache = caches["template_fragments"]
     key = make_template_fragment_key("game_log", [game.pk, game.spectator_token, game.version, lang])

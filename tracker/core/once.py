@@ -10,7 +10,8 @@ from __future__ import annotations
 import threading
 from typing import Any, Callable
 
-from django.core.cache import cache
+from django.core.cache import cache, caches
+from django.core.cache.backends.locmem import LocMemCache
 
 WAIT = 2.0
 _MISSING = object()
@@ -26,6 +27,12 @@ class _Flight:
 
 _FLIGHTS: dict[str, _Flight] = {}
 _LOCK = threading.Lock()
+
+
+def local() -> bool:
+    """Is the render cache this process's own memory (the embedded default, not Redis)? Then a value this
+    process holds as an object needs no (pickled) copy in it: no other process can read that copy."""
+    return isinstance(caches["default"], LocMemCache)
 
 
 def cached(key: str, make: Callable[[], Any], timeout: int, *, keep: Callable[[str, Any], None] | None = None) -> Any:

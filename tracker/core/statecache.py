@@ -33,8 +33,9 @@ def load(game, adapter):
     key = _key(game, game.version)
     state = _HELD.get(key)
     if state is None:
-        state = once.cached(key, lambda: adapter.load(game), TIMEOUT, keep=_keep)
-        if adapter.immutable_state:
+        held = adapter.immutable_state
+        state = once.cached(key, lambda: adapter.load(game), TIMEOUT, keep=_hold if held and once.local() else _keep)
+        if held:
             _hold(key, state)
     return state
 
@@ -45,9 +46,10 @@ def remember(game, state) -> None:
     held = adapter_of(game).immutable_state
 
     def keep():
-        _keep(key, state)
         if held:
             _hold(key, state)
+        if not (held and once.local()):  # a held state is copied into a cache only another process can read
+            _keep(key, state)
 
     transaction.on_commit(keep)
 

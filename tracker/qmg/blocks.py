@@ -13,9 +13,9 @@ from __future__ import annotations
 from django.core.cache import caches
 from django.template.loader import get_template
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext as _, ngettext, pgettext
+from django.utils.translation import ngettext, pgettext
 
-from tracker.core.blocks import csrf_input, history as history_block, post_form, val
+from tracker.core.blocks import csrf_input, history as history_block, post_form, texts, val
 from tracker.core.links import link
 from tracker.core.markup import esc
 from tracker.core.memo import Memo
@@ -50,6 +50,7 @@ def _steps(c) -> dict:
 
 def bar(c) -> SafeString:
     """This phone's current decision and nothing else (issue 23; ``static/js/app.js`` pins it to the bottom)."""
+    _ = texts()
     table = c.get("table")
     steps = _steps(c)
     can_write, my_turn = val(c, "can_write"), val(c, "my_turn")
@@ -74,6 +75,7 @@ def bar(c) -> SafeString:
 
 
 def _window(c, team) -> str:
+    _ = texts()
     key = val(c, "window_key")
     if "," in key:
         choices = "".join(f'<option value="{esc(v)}">{esc(n)}</option>'
@@ -93,6 +95,7 @@ def _window(c, team) -> str:
 def _reveal(c, r) -> str:
     """One face-down response of this seat's, revealed and used by one tap (a chip while the owner is asked
     which card a discard took unseen)."""
+    _ = texts()
     name = esc(r["name"])
     if r.get("asked"):
         return f'<span class="chip">{name}</span>'
@@ -104,6 +107,7 @@ def _reveal(c, r) -> str:
 
 def _finish(c) -> str:
     """«Закончить ход»: one tap for the steps that need no decision (supply, victory, discard, draw)."""
+    _ = texts()
     lang = c.get("lang")
 
     def fields():
@@ -127,6 +131,7 @@ def _button_form(c, command: str, label: str, primary: bool = True) -> str:
 
 
 def _stepper(c, table, steps) -> str:
+    _ = texts()
     step_by_step = val(c, "step_by_step")
     phase = table.phase
     out = ['  <section class="stepper" data-board-target aria-labelledby="stepper-title">\n']
@@ -191,6 +196,7 @@ def _stepper(c, table, steps) -> str:
 
 def _play_fields(form) -> str:
     """The fields of «Сыграть карту»: card type → space, the card's name, and (folded) whose piece."""
+    _ = texts()
     card_type, space, card, target = form["card_type"], form["space"], form["card"], form["target_country"]
 
     def label(field, hidden=True):
@@ -212,6 +218,7 @@ def _play_fields(form) -> str:
 
 def _card_steps(c, steps) -> str:
     """The engine's open card step: one tap per choice, «Пропустить» when it may be skipped."""
+    _ = texts()
     out = ['<section class="card card-steps" id="card-steps">\n'
            f'  <h3>{esc(_("Card step"))}: {esc(steps.get("text"))}</h3>\n']
     held = steps.get("held")
@@ -248,6 +255,7 @@ def _card_steps(c, steps) -> str:
 def _prompts(c) -> str:
     """The decisions between moves: which face-down response a discard took unseen, «Подготовка к войне»,
     the Air Marshal prompts."""
+    _ = texts()
     out = []
     game = c.get("game")
     for u in val(c, "discarded_unseen") or ():
@@ -285,6 +293,7 @@ def _prompts(c) -> str:
 
 def _prepare_choice(c, row, card_id, name, card_type) -> str:
     """One tap of «Подготовка к войне»: a status (face up) or a response (face down; its name only on its owner's phone)."""
+    _ = texts()
     why = _("play it face up before the first round") if card_type == "status" else _("put it face down before the first round")
     return _command(c, "prepare", f'\n  <input type="hidden" name="country" value="{esc(row["country"])}">'
                     f'<input type="hidden" name="card_type" value="{card_type}">\n'
@@ -293,6 +302,7 @@ def _prepare_choice(c, row, card_id, name, card_type) -> str:
 
 
 def _air_prompts(c, air) -> str:
+    _ = texts()
     out = []
     for st in air["stranded"]:
         title = _("Air retreat: your air force in %(space)s has no army or navy with it") % {"space": esc(st["name"])}
@@ -331,6 +341,7 @@ def _air_prompts(c, air) -> str:
 
 def turn(c) -> SafeString:
     """This viewer's rarer actions of the turn (the decisions themselves are in the bar), and bolster."""
+    _ = texts()
     table = c.get("table")
     can_write = val(c, "can_write")
     out = []
@@ -369,6 +380,7 @@ def turn(c) -> SafeString:
 
 def _played(c) -> str:
     """The card just played: its guided steps, and the free step form for statuses, responses and effects by hand."""
+    _ = texts()
     out = ['<section class="card turn-more stepper-steps" data-board-target aria-labelledby="turn-more-title">\n'
            f'  <h3 id="turn-more-title">'
            f'{_("Played: %(card)s. Further steps of the card, statuses or responses:") % {"card": esc(val(c, "played_name"))}}'
@@ -395,6 +407,7 @@ def _played(c) -> str:
 
 
 def _move_air(c, air) -> str:
+    _ = texts()
     own = "".join(f'<option value="{esc(s)}">{esc(n)}</option>' for s, n in air["own_air"])
     targets = "".join(f'<option value="{esc(v)}">{esc(n)}</option>' for v, n in air["form"].fields["space"].widget.choices)
     form = _command(c, "move_air", f'\n  <label for="air-from">{esc(_("Move the air force from"))}</label>\n'
@@ -412,6 +425,7 @@ def _move_air(c, air) -> str:
 def own_cards(c) -> SafeString:
     """Use a status or reveal a response (only a seat that has one, or in an answer window), and remove one
     of one's own pieces (allowed at any time)."""
+    _ = texts()
     table = c.get("table")
     can_write = val(c, "can_write")
     out = []
@@ -451,6 +465,7 @@ def own_cards(c) -> SafeString:
 
 def notes(c) -> SafeString:
     """This seat's private notes on its hand (only this seat's phone sees them)."""
+    _ = texts()
     actor = c.get("actor")
     if actor is None or actor.seat is None:
         return mark_safe("")
@@ -470,6 +485,7 @@ def _lines(text: str) -> str:
 
 
 def host_links(c) -> SafeString:
+    _ = texts()
     actor = c.get("actor")
     if actor is None or not actor.is_host:
         return mark_safe("")
@@ -479,6 +495,7 @@ def host_links(c) -> SafeString:
 
 
 def history(c) -> SafeString:
+    _ = texts()
     return history_block(c, _("R"))
 
 
@@ -511,6 +528,7 @@ def _slot(c, name: str) -> str:
 
 def status(c) -> SafeString:
     """The status bar: round, active country, phase, victory points."""
+    _ = texts()
     def make():
         table = c.get("table")
         round_ = _("Round %(round)s of %(total)s") % {"round": table.round, "total": 20}
@@ -527,6 +545,7 @@ def status(c) -> SafeString:
 def table(c) -> SafeString:
     """The page under the status bar: the result of a finished game, the map, and the side column (the viewer's
     blocks between the public ones)."""
+    _ = texts()
     t, keys = c.get("table"), c.get("fragment_keys")
     out = []
     if t.finished:
@@ -568,6 +587,7 @@ def table(c) -> SafeString:
 
 
 def _finished(c, t) -> str:
+    _ = texts()
     winner = _("The Axis wins") if t.winner == "axis" else _("The Allies win")
     reason = (_("Sudden victory: two enemy home spaces are held.") if t.end_reason == "sudden" else
               _("Early victory: 30 VP ahead at the end of a round.") if t.end_reason == "early" else
@@ -579,6 +599,7 @@ def _finished(c, t) -> str:
 
 def _window_cards(c, team) -> str:
     """The answer window: each country's statuses in play and how many face-down responses it holds."""
+    _ = texts()
     rows = []
     for card in c.get("public_cards"):
         if not (card["statuses"] or card["responses"]):
@@ -595,6 +616,7 @@ def _window_cards(c, team) -> str:
 
 def _cards_table(c) -> str:
     """The cards of every country (deck, hand, discard, statuses, responses) and the statuses in play."""
+    _ = texts()
     def head(full, short):  # the short head a phone shows; the full name as a tooltip and for screen readers
         return (f'<th scope="col"><abbr title="{esc(full)}" aria-hidden="true">{esc(short)}'
                 f'</abbr><span class="visually-hidden">{esc(full)}</span></th>')

@@ -122,7 +122,9 @@ def _public(game, table, board, supply, lang) -> dict:
     key = f"qmg:public3:{game.pk}:{game.spectator_token}:{game.version}:{lang}"
     found = _PUBLIC.get(key)
     if found is None:  # the mover's answer and each refresh read it: held as an object, not unpickled each time
-        found = _PUBLIC.keep(key, MappingProxyType(once.cached(key, lambda: _public_of(game, table, board, supply, lang), 600)))
+        make = lambda: _public_of(game, table, board, supply, lang)  # noqa: E731
+        local = once.local()  # no pickled copy in a cache only this process reads
+        found = _PUBLIC.keep(key, MappingProxyType(once.cached(key, make, 600, keep=(lambda k, v: None) if local else None)))
     return found
 
 
