@@ -147,14 +147,26 @@ def _public_of(game, table, board, supply, lang) -> dict:
                           "statuses": [card_name(CATALOGUE.get(x), lang) if CATALOGUE.get(x) else _("status")
                                        for x in k.statuses]}
                          for cid, k in table.cards],
-        "vp_chart": vp_chart_svg(selectors.vp_series(game), board.rounds,
-                                 labels=(_("Axis"), _("Allies")), title=_("Victory points by round")),
+        "vp_chart": _vp_chart(tuple(selectors.vp_series(game)), board.rounds,
+                              (_("Axis"), _("Allies")), _("Victory points by round")),
         "victory_preview": {"points": v.points, "lines": v.detail(lang)},
         "draw_preview": draw_count(table, active),
     }
     public["card_rows"] = _card_rows(public["countries"])
     public["fragment_keys"] = _fragment_keys(table, board, supply(), active, public)
     return public
+
+
+def _vp_chart(series: tuple, rounds: int, labels: tuple, title: str) -> str:
+    """The VP chart, drawn once per process for each series (the points change only in a victory step)."""
+    key = (series, rounds, labels, title)
+    found = _CHARTS.get(key)
+    if found is None:
+        found = _CHARTS.keep(key, vp_chart_svg(series, rounds, labels=labels, title=title))
+    return found
+
+
+_CHARTS = Kept(256)
 
 
 def _card_rows(countries) -> str:
