@@ -9,14 +9,13 @@ inserts (``tracker.core.markup.esc``). The markup is the one the templates had.
 """
 from __future__ import annotations
 
-from django.core.cache import caches
-from django.core.cache.utils import make_template_fragment_key
 from django.middleware.csrf import get_token
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext
 
 from tracker.templatetags.logrows import rows_html
 
+from . import once
 from .links import link
 from .markup import esc
 
@@ -30,9 +29,10 @@ def texts():
     """``gettext`` in the active language, each message translated once per process and language. A block
     translates a few dozen messages; Django's ``gettext`` reads the active language from a context-local
     (~2 µs a call here), this a dict. Each block binds it as ``_``, so the messages stay marked for translation."""
-    table = _TEXTS.get(get_language())
+    lang = get_language()
+    table = _TEXTS.get(lang)
     if table is None:
-        table = _TEXTS.setdefault(get_language(), {})
+        table = _TEXTS.setdefault(lang, {})
 
     def translate(message: str) -> str:
         found = table.get(message)
@@ -129,15 +129,13 @@ def history(c, round_label=None) -> SafeString:
 
 
 def game_log(c, round_label=None) -> str:
-    """The log of this version, newest first (``templates/_log.html``'s markup), from the render cache."""
+    """The log of this version, newest first, from the render cache (the same for every viewer of the version)."""
     _ = texts()
     game, lang = c.get("game"), c.get("lang")
-    cache = caches["template_fragments"]
-    key = make_template_fragment_key("game_log", [game.pk, game.spectator_token, game.version, lang])
-    found = cache.get(key)
-    if found is None:
-        label = None if round_label is None else str(round_label)
-        found = (f'<ol class="log" reversed tabindex="0" aria-label="{esc(_("History"))}">\n'
-                 f'{rows_html(val(c, "history") or (), lang, label)}\n</ol>\n')
-        cache.set(key, found, LOG_SECONDS)
-    return found
+    label = None if round_label is None else str(round_label)
+
+    def make():
+        return (f'<ol class="log" reversed tabindex="0" aria-label="{esc(_("History"))}">\n'
+                f'{rows_html(val(c, "history") or (), lang, label)}\n</ol>\n')
+
+    return once.cached(f"log:{game.pk}:{game.spectator_token}:{game.version}:{lang}", make, LOG_SECONDS)

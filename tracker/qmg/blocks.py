@@ -10,11 +10,11 @@ process by exactly what they show, as the template's ``{% cache %}`` blocks kept
 """
 from __future__ import annotations
 
-from django.core.cache import caches
 from django.template.loader import get_template
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import ngettext, pgettext
 
+from tracker.core import once
 from tracker.core.blocks import csrf_input, history as history_block, post_form, texts, val
 from tracker.core.links import link
 from tracker.core.markup import esc
@@ -511,13 +511,7 @@ def _fragment(c, name: str, key, make) -> str:
     (``fragment_keys``, ``tracker.qmg.page._fragment_keys``) and the language: a fragment a move did not
     change is reused by the next version."""
     game = c.get("game")
-    cache_key = f"qmgf:{name}:{game.pk}:{game.spectator_token}:{key}:{c.get('lang')}"
-    cache = caches["template_fragments"]
-    found = cache.get(cache_key)
-    if found is None:
-        found = make()
-        cache.set(cache_key, found, FRAGMENT_SECONDS)
-    return found
+    return once.cached(f"qmgf:{name}:{game.pk}:{game.spectator_token}:{key}:{c.get('lang')}", make, FRAGMENT_SECONDS)
 
 
 def _slot(c, name: str) -> str:
