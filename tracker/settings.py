@@ -167,7 +167,7 @@ CREATION_LIMIT = (int(os.environ.get("DJANGO_CREATION_LIMIT", "10")), 60)
 if CREATION_LIMIT[0] <= 0:
     CREATION_LIMIT = None
 
-SESSION_ENGINE = "django.contrib.sessions.backends.signed_cookies"
+SESSION_ENGINE = "tracker.core.session"  # Django's signed cookies, each verified cookie kept per process
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 60
 SESSION_COOKIE_SECURE = _env_bool("DJANGO_SECURE_COOKIES", False)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
