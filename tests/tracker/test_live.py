@@ -373,3 +373,61 @@ def test_a_write_announces_its_version_once_after_the_commit(game6, db, django_c
         post(germany, game6, "play_card", card_type="build_army", space="nowhere")  # refused: nothing announced
     assert heard == [(game6.pk, version_of(game6))]
     assert live.bus_name() in ("local", "postgres")
+
+
+# --- the ASGI app: one hop per request (tracker.asgi.PooledASGIHandler) -------------------------
+
+def _signals_seen():
+    from django.core import signals
+
+    seen = []
+
+    def started(**kwargs):
+        seen.append(("started", threading.current_thread().name))
+
+    def finished(**kwargs):
+        seen.append(("finished", threading.current_thread().name))
+
+    signals.request_started.connect(started, weak=False)
+    signals.request_finished.connect(finished, weak=False)
+
+    def disconnect():
+        signals.request_started.disconnect(started)
+        signals.request_finished.disconnect(finished)
+    return seen, disconnect
+
+
+def test_a_plain_request_runs_its_signals_and_chain_in_one_pool_thread(server, game6):
+    import http.client
+
+    seen, disconnect = _signals_seen()
+    try:
+        conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=5)
+        conn.request("GET", reverse("ping"))
+        response = conn.getresponse()
+        assert response.status == 200 and response.read()
+        conn.request("GET", "/no-such-page/")  # a 404 page, through the same path (no database: no connection left)
+        response = conn.getresponse()
+        assert response.status == 404 and "<html" in response.read().decode().lower()
+        conn.close()
+    finally:
+        disconnect()
+    assert [kind for kind, _thread in seen] == ["started", "finished", "started", "finished"]
+    assert all(thread.startswith("django") for _kind, thread in seen)  # the request pool, not another executor
+    assert seen[0][1] == seen[1][1] and seen[2][1] == seen[3][1]  # each request's started and finished: one thread
+
+
+def test_a_stream_is_closed_only_when_it_ends(server, game6):
+    watcher = browser(reverse("watch", args=[game6.spectator_token]))
+    seen, disconnect = _signals_seen()
+    try:
+        stream = Stream(server, game6, watcher)
+        stream.wait_for(lambda s: "event: ping" in s.body)
+        assert [kind for kind, _thread in seen] == ["started"]  # open: its request is not finished
+        stream.close()
+        deadline = time.monotonic() + 5
+        while len(seen) < 2 and time.monotonic() < deadline:
+            time.sleep(0.01)
+    finally:
+        disconnect()
+    assert [kind for kind, _thread in seen] == ["started", "finished"]
