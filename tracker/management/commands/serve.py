@@ -30,9 +30,13 @@ class Command(BaseCommand):
         for addr in lan_addresses():
             self.stdout.write(f"  phones on this network: http://{addr}:{port}/")
         self.stdout.flush()
+        access_log = os.environ.get("WEB_ACCESS_LOG", "")
+        # without an access log: a worker that does not make a log record for every request (tracker.workers)
+        worker = "uvicorn_worker.UvicornWorker" if access_log else "tracker.workers.QuietUvicornWorker"
         argv = [sys.executable, "-m", "gunicorn", "tracker.asgi:application", "--bind", bind,
-                "--workers", str(workers), "--worker-class", "uvicorn_worker.UvicornWorker",
-                "--access-logfile", os.environ.get("WEB_ACCESS_LOG", "-"), "--graceful-timeout", "10",
+                "--workers", str(workers), "--worker-class", worker, "--graceful-timeout", "10",
                 "--keep-alive", "75"]  # phones keep their connections open between taps (as nginx does by default)
+        if access_log:
+            argv += ["--access-logfile", access_log]
         os.environ.setdefault("DJANGO_DB_POOL", "1")  # PostgreSQL: a connection pool per worker (tracker.settings)
         os.execv(sys.executable, argv)
