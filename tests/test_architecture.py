@@ -147,10 +147,21 @@ def test_the_core_knows_no_game():
     assert offenders == []
 
 
+# a game page built in Python: its template's one tag, and the block that wraps it in the core's shell
+PYTHON_PAGES = {"qmg": ('{% qmg_block "page" %}', "tracker/qmg/blocks.py", "return shell(")}
+
+
 def test_every_game_page_extends_the_one_shell():
+    """Every game's page is the one shell around the game's part: ``core/_shell.html`` extended, or the same
+    shell built in Python (``tracker.core.blocks.shell``; tests/tracker/test_blocks.py keeps the two alike)."""
     for game in GAMES:
         text = (ROOT / "templates" / game / "_game.html").read_text(encoding="utf-8")
-        assert text.startswith('{% extends "core/_shell.html" %}'), game
+        if game in PYTHON_PAGES:
+            tag, module, call = PYTHON_PAGES[game]
+            assert text.rstrip().endswith(tag) and "{% extends" not in text, game
+            assert call in (ROOT / module).read_text(encoding="utf-8"), game
+        else:
+            assert text.startswith('{% extends "core/_shell.html" %}'), game
         assert "hx-trigger=\"every" not in text, f"{game} polls by itself"
         assert "_log.html" not in text, f"{game} renders its own history"
 

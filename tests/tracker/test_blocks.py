@@ -86,3 +86,43 @@ def test_the_history_offers_undo_and_redo_only_to_a_writer_and_says_why_undo_is_
 def test_the_notes_block_is_only_a_seats():
     assert qmg_blocks.notes({"actor": actor(write=False)}) == ""
     assert qmg_blocks.host_links({"actor": actor()}) == ""
+
+
+# the QMG partial as it was written in templates before tracker.core.blocks.shell: core/_shell.html around
+# the two QMG blocks (G and The Fog of War still extend that template; this keeps the two shells alike)
+SHELL_TEMPLATE = ('{% extends "core/_shell.html" %}{% load blocks %}{% block section_class %}team-{{ active_team }}'
+                  '{% endblock %}{% block status %}{% qmg_block "status" %}{% endblock %}'
+                  '{% block table %}{% qmg_block "table" %}{% endblock %}')
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+@pytest.mark.parametrize("who", ["skeleton", "spectator", "germany", "host"])
+def test_the_shell_in_python_is_the_template_shell(lang, who):
+    from django.template import engines
+    from django.template.context import make_context
+
+    from gameplay.qmg.seating import DEFAULT_SEATING
+    from tracker.core import log, responses, statecache
+    from tracker.core.registry import adapter_of
+    from tracker.qmg import page
+    from tracker.qmg.views import create_game
+
+    game = create_game("Shell <&>", list(zip(["a", "b", "c", "d", "e", "f"], DEFAULT_SEATING[6])), {})
+    adapter = adapter_of(game)
+    state = statecache.load(game, adapter)
+    template = engines["django"].from_string(SHELL_TEMPLATE).template
+    with translation.override(lang):
+        if who == "skeleton":
+            ctx = dict(page.public_context(game, state), skeleton=True)
+            assert adapter.skeleton_html(ctx) == template.render(make_context(ctx))
+            return
+        seat = game.seats.get(number=1) if who == "germany" else None
+        actor_ = log.Actor(is_host=who == "host", seat=seat)
+        req = request()
+        ctx = responses._context(req, game, actor_, adapter, state, flash={"level": "info", "text": "<b>ok</b>"})
+        made = make_context(ctx, req)
+        with made.bind_template(template):
+            expected = template.render(made)
+            assert qmg_blocks.page(made) == expected
+    assert "&lt;b&gt;ok&lt;/b&gt;" in expected and f'data-version="{game.version}"' in expected
+

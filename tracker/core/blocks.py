@@ -14,6 +14,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext
 
 from tracker.templatetags.logrows import rows_html
+from tracker.templatetags.slots import MARK
 
 from . import once
 from .links import link
@@ -68,6 +69,21 @@ def post_form(url: str, inner: str, css: str = "", swap: str = "outerHTML") -> s
     u = esc(url)
     return (f'<form{cls} method="post" action="{u}" hx-post="{u}" hx-target="#game" hx-swap="{swap}">'
             f'{inner}</form>')
+
+
+def shell(c, section_class: str, status: str, table: str) -> SafeString:
+    """``core/_shell.html`` in Python, around a game's status bar and table (both already built, escaped): the
+    live refresh, the poll, the pinned status bar with who you are (the slot "you": its marker in a skeleton)."""
+    game = c.get("game")
+    pk, version = game.pk, int(game.version)
+    self_url = esc(c.get("self_url") or link("game", (pk,)))
+    you = MARK.format("you") if c.get("skeleton") else whoami(c)
+    return mark_safe(
+        f'\n<section id="game" data-version="{version:d}" class="game game-{esc(game.kind)} {section_class}" '
+        f'hx-get="{self_url}" hx-trigger="game-changed from:body, sse:version" hx-sync="this:queue last" '
+        f'hx-swap="outerHTML show:none">\n'
+        f'  <div class="poll" hx-get="{esc(link("poll", (pk,)))}?v={version:d}" hx-trigger="every 2s" '
+        f'hx-swap="none"></div>\n  <div class="pinned">\n  {status}\n  {you}\n  </div>\n  {table}\n</section>\n')
 
 
 def whoami(c) -> SafeString:

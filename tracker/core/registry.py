@@ -143,6 +143,11 @@ class GameAdapter:
         viewer), if the game can say it more cheaply than its whole ``context`` for a spectator; None: that."""
         return None
 
+    def skeleton_html(self, context: dict) -> str | None:
+        """The skeleton's markup built without the template engine, from ``skeleton_context`` (with ``skeleton``
+        set: the viewer's blocks leave their slot markers); None: ``partial_template`` is rendered."""
+        return None
+
     def preview(self, request, game: Game, actor, parsed):
         """The answer to a form that only asks what a command would do (``parsed.preview``; The Fog of
         War's battle calculator): nothing is stored."""

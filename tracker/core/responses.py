@@ -95,8 +95,15 @@ def _render_once(request, game, actor, adapter, state, status, keep, flash):
     if any(name not in slots for name in parts[1::2]):  # a skeleton kept by another version of the app (shared cache)
         context = _context(request, game, actor, adapter, state, keep, flash)
         return render(request, adapter.partial_template, context, status=status)
-    context = make_context(_context(request, game, actor, adapter, state, keep, flash), request)
+    values = _context(request, game, actor, adapter, state, keep, flash)
     encoded = _encoded(parts)
+    if all(name in adapter.slots for name in parts[1::2]):
+        # every block of this viewer is built in Python (GameAdapter.slots): it reads the context as a dict, and
+        # needs no template's context processors (of theirs only the request, given here)
+        values["request"] = request
+        out = [slots[parts[i]](values).encode() if i % 2 else part for i, part in enumerate(encoded)]
+        return HttpResponse(b"".join(out), status=status)
+    context = make_context(values, request)
     out = []
     with context.bind_template(template.template):
         for i, part in enumerate(encoded):
@@ -128,7 +135,10 @@ def _skeleton(request, game, adapter, template, state, slots) -> tuple[str, ...]
         if context is None:
             context = _context(request, game, SPECTATOR, adapter, state)
         context["skeleton"] = True
-        return tuple(SLOT_SPLIT.split(template.render(context)))  # no request: no CSRF token can enter it
+        html = adapter.skeleton_html(context)
+        if html is None:
+            html = template.render(context)
+        return tuple(SLOT_SPLIT.split(html))  # no request: no CSRF token can enter it
 
     return once.cached(key, render, 600)  # the mover's answer and the refreshes it set off: rendered once
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from django.template import Context
 from django.utils.translation import gettext
 
 from gameplay.qmg import Position
@@ -209,6 +210,9 @@ class QmgAdapter(GameAdapter):
 
     def skeleton_context(self, game, state):
         return page.public_context(game, state)
+
+    def skeleton_html(self, context):
+        return blocks.page(Context(context))  # what templates/qmg/_game.html renders, without its two templates
     after_submit = staticmethod(page.after_submit)
 
 

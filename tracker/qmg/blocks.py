@@ -15,7 +15,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import ngettext, pgettext
 
 from tracker.core import once
-from tracker.core.blocks import csrf_input, history as history_block, post_form, texts, val
+from tracker.core.blocks import csrf_input, history as history_block, post_form, shell, texts, val, whoami
 from tracker.core.links import link
 from tracker.core.markup import esc
 from tracker.core.memo import Memo
@@ -630,7 +630,13 @@ def _cards_table(c) -> str:
             f'        <ul class="statuses-in-play">\n        {in_play}\n        </ul>\n      </section>\n      ')
 
 
-SLOTS = {"bar": bar, "turn": turn, "own_cards": own_cards, "notes": notes, "history": history,
-         "host_links": host_links}  # by slot name: what each viewer's page holds of its own
-BLOCKS = {**SLOTS, "status": status, "table": table}
+def page(c) -> SafeString:
+    """The whole partial: the shell (``tracker.core.blocks.shell``) around the status bar and the table, in the
+    active team's colours. The skeleton (``QmgAdapter.skeleton_html``) and the page without JavaScript alike."""
+    return shell(c, f"team-{esc(c.get('active_team'))}", status(c), table(c))
+
+
+SLOTS = {"you": whoami, "bar": bar, "turn": turn, "own_cards": own_cards, "notes": notes, "history": history,
+         "host_links": host_links}  # by slot name: what each viewer's page holds of its own (the shell's "you" too)
+BLOCKS = {**SLOTS, "status": status, "table": table, "page": page}
 
