@@ -7,6 +7,7 @@ from gameplay.common import Reason
 from . import once
 from .memo import Memo
 from .models import Event, Game
+from .prepared import Prepared
 from .registry import adapter_of
 
 
@@ -27,13 +28,24 @@ def recent_events(game: Game, limit: int = RECENT) -> list[Event]:
     if memo is None or memo[0] != key:
         events = _remembered(game) if limit == RECENT else None
         if events is None:
-            events = list(reversed(game.events.select_related("seat").order_by("-seq")[:limit]))
+            if limit == RECENT:
+                newest = _NEWEST.run(pk=game.pk)
+                for event in newest:  # as the related manager leaves them: each knows its game
+                    _EVENT_GAME.set_cached_value(event, game)
+            else:
+                newest = game.events.select_related("seat").order_by("-seq")[:limit]
+            events = list(reversed(newest))
             if limit == RECENT:
                 _keep(game, game.version, events)
         memo = (key, events)
         game._recent_events = memo
     return memo[1]
 
+
+# the newest RECENT events with their seats, compiled once per database connection (tracker.core.prepared)
+_NEWEST = Prepared(lambda pk: Event.objects.filter(game_id=pk).select_related("seat").order_by("-seq")[:RECENT],
+                   pk=1_999_999_973)
+_EVENT_GAME = Event.game.field
 
 # per process: game → (version, its newest RECENT events), kept by reads and extended by this process's writes
 _RECENT = Memo(1024)  # (game id, spectator token) -> (version, events)

@@ -10,9 +10,10 @@ from gameplay.qmg.table import CARD_RULES as ENGINE_CARD_RULES, HAND_SIZE, MAX_D
 
 from tracker.core.models import Event, Game, GameState
 from tracker.core.memo import Memo
+from tracker.core.prepared import Prepared
 from tracker.core.registry import Unavailable
 
-from .models import BoardVariant
+from .models import BoardVariant, CountryCards, Piece as PieceRow, QmgTable
 from .variants import PatchError, check_patch
 
 
@@ -110,13 +111,29 @@ def options_from(o: dict, card_rules: int = CARD_RULES) -> Options:
                    decks=tuple(sorted((str(k), int(v)) for k, v in decks.items())), card_rules=card_rules)
 
 
+# the table's four reads, compiled once per database connection (tracker.core.prepared): a process that did not
+# write a version reads its table once, and on PostgreSQL the ORM's compiling cost more than the queries
+_QMG_ROW = Prepared(lambda pk: QmgTable.objects.filter(game_id=pk), pk=1_999_999_973)
+_PIECE_ROWS = Prepared(lambda pk: PieceRow.objects.filter(game_id=pk).order_by("id"), pk=1_999_999_973)
+_CARD_ROWS = Prepared(lambda pk: CountryCards.objects.filter(game_id=pk), pk=1_999_999_973)
+_ENGINE_ROW = Prepared(lambda pk: GameState.objects.filter(game_id=pk), pk=1_999_999_973)
+
+
 def table_of(game: Game, board: Board | None = None) -> Table:
-    """The table from the projection models (three queries)."""
+    """The table from the projection models (four queries; three when the game row came with its QMG row)."""
     board = board or board_of(game)
-    t = game.qmg
-    pieces = [Piece(p.country, p.kind, p.space) for p in game.pieces.all().order_by("id")]
+    qmg = Game.qmg.related
+    if qmg.is_cached(game):
+        t = game.qmg
+    else:
+        rows = _QMG_ROW.run(pk=game.pk)
+        if not rows:
+            raise Game.qmg.RelatedObjectDoesNotExist(f"game {game.pk} has no QMG table")
+        t = rows[0]
+        qmg.set_cached_value(game, t)
+    pieces = [Piece(p.country, p.kind, p.space) for p in _PIECE_ROWS.run(pk=game.pk)]
     cards = {c.country: Cards(c.deck, c.hand, c.discard, c.responses, tuple(c.statuses))
-             for c in game.country_cards.all()}
+             for c in _CARD_ROWS.run(pk=game.pk)}
     ordered = tuple((c, cards[c]) for c in board.turn_order)
     # the statuses face up act on supply and scoring: the position carries them, as after a move
     return Table(
@@ -125,7 +142,7 @@ def table_of(game: Game, board: Board | None = None) -> Table:
         vp_axis=t.vp_axis, vp_allies=t.vp_allies, winner=game.winner or None,
         end_reason=t.end_reason or None, options=options_of(game), used=tuple(t.used or ()),
         window=t.window or None, window_passes=t.window_passes, attack=t.attack,
-    ).with_engine(GameState.objects.filter(game=game).values_list("state", flat=True).first())
+    ).with_engine(next((row.state for row in _ENGINE_ROW.run(pk=game.pk)), None))
 
 
 def canonical(table: Table) -> dict:
