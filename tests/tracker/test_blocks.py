@@ -126,3 +126,40 @@ def test_the_shell_in_python_is_the_template_shell(lang, who):
             assert qmg_blocks.page(made) == expected
     assert "&lt;b&gt;ok&lt;/b&gt;" in expected and f'data-version="{game.version}"' in expected
 
+
+def test_a_masked_token_is_djangos_form_of_the_secret_under_a_fresh_mask():
+    from django.middleware.csrf import CSRF_ALLOWED_CHARS, _unmask_cipher_token
+
+    req = request()
+    req.META["CSRF_COOKIE"] = secret = "".join(CSRF_ALLOWED_CHARS[(7 * i) % 62] for i in range(32))
+    tokens = {blocks.masked_token(req) for _ in range(200)}
+    assert len(tokens) == 200 and all(len(t) == 64 and set(t) <= set(CSRF_ALLOWED_CHARS) for t in tokens)
+    assert {_unmask_cipher_token(t) for t in tokens} == {secret}
+    assert req.META["CSRF_COOKIE_NEEDS_UPDATE"] is True
+    masks = "".join(t[:32] for t in tokens)  # every character can be drawn, none favoured much (6,400 draws)
+    counts = [masks.count(ch) for ch in CSRF_ALLOWED_CHARS]
+    assert min(counts) > 50 and max(counts) < 170
+    fresh = request()  # no secret yet: Django's get_token makes one
+    assert _unmask_cipher_token(blocks.masked_token(fresh)) == fresh.META["CSRF_COOKIE"]
+
+
+def test_the_page_s_token_is_accepted_by_the_csrf_check_and_a_changed_one_is_refused():
+    from django.test import Client
+
+    from gameplay.qmg.seating import DEFAULT_SEATING
+    from tracker.core.models import PrivateNote
+    from tracker.qmg.views import create_game
+
+    game = create_game("CSRF", list(zip(["a", "b"], DEFAULT_SEATING[2])), {})
+    phone = Client(enforce_csrf_checks=True)
+    phone.get(f"/join/{game.seats.get(number=1).token}/")
+    phone.get(f"/g/{game.pk}/", HTTP_HX_REQUEST="true")  # the CSRF cookie set: the next page masks its secret
+    assert "csrftoken" in phone.cookies
+    page = phone.get(f"/g/{game.pk}/", HTTP_HX_REQUEST="true").content.decode()
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
+    note = {"csrfmiddlewaretoken": token, "country": "germany", "text": "x"}
+    bad = token[:-1] + ("a" if token[-1] != "a" else "b")
+    assert phone.post(f"/g/{game.pk}/note/", {**note, "csrfmiddlewaretoken": bad}).status_code == 403
+    assert not PrivateNote.objects.filter(game=game, text="x").exists()
+    assert phone.post(f"/g/{game.pk}/note/", note).status_code == 302  # saved, back to the game
+    assert PrivateNote.objects.filter(game=game, country="germany", text="x").exists()
