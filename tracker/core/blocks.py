@@ -52,9 +52,8 @@ def val(c, name: str, default=None):
     return value() if callable(value) and not getattr(value, "do_not_call_in_templates", False) else value
 
 
-CSRF_CHARS = CSRF_ALLOWED_CHARS
-_CSRF_INDEX = {ch: i for i, ch in enumerate(CSRF_CHARS)}
-_CSRF_BYTE_LIMIT = 256 - 256 % len(CSRF_CHARS)  # bytes at or above it would favour some characters: drawn again
+_CSRF_INDEX = {ch: i for i, ch in enumerate(CSRF_ALLOWED_CHARS)}
+_CSRF_BYTE_LIMIT = 256 - 256 % len(CSRF_ALLOWED_CHARS)  # bytes at or above it would favour some characters: drawn again
 
 
 def masked_token(request) -> str:
@@ -66,13 +65,12 @@ def masked_token(request) -> str:
     if not secret or len(secret) != CSRF_SECRET_LENGTH or any(ch not in _CSRF_INDEX for ch in secret):
         return get_token(request)
     request.META["CSRF_COOKIE_NEEDS_UPDATE"] = True  # as get_token: the cookie's expiry is renewed
-    mask = []
-    n = len(CSRF_CHARS)
+    chars, index, n = CSRF_ALLOWED_CHARS, _CSRF_INDEX, len(CSRF_ALLOWED_CHARS)
+    mask = ""
     while len(mask) < len(secret):
-        mask += [CSRF_CHARS[b % n] for b in secrets.token_bytes(2 * len(secret)) if b < _CSRF_BYTE_LIMIT]
+        mask += "".join(chars[b % n] for b in secrets.token_bytes(2 * len(secret)) if b < _CSRF_BYTE_LIMIT)
     mask = mask[:len(secret)]
-    index = _CSRF_INDEX
-    return "".join(mask) + "".join(CSRF_CHARS[(index[x] + index[y]) % n] for x, y in zip(secret, mask))
+    return mask + "".join(chars[(index[x] + index[y]) % n] for x, y in zip(secret, mask))
 
 
 def csrf_input(c) -> str:

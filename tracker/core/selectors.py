@@ -26,16 +26,14 @@ def recent_events(game: Game, limit: int = RECENT) -> list[Event]:
     key = (game.pk, game.version, limit)
     memo = getattr(game, "_recent_events", None)
     if memo is None or memo[0] != key:
-        events = _remembered(game) if limit == RECENT else None
-        if events is None:
-            if limit == RECENT:
-                newest = _NEWEST.run(pk=game.pk)
-                for event in newest:  # as the related manager leaves them: each knows its game
+        if limit != RECENT:
+            events = list(reversed(game.events.select_related("seat").order_by("-seq")[:limit]))
+        else:
+            events = _remembered(game)
+            if events is None:
+                events = _NEWEST.run(pk=game.pk)[::-1]
+                for event in events:  # as the related manager leaves them: each knows its game
                     _EVENT_GAME.set_cached_value(event, game)
-            else:
-                newest = game.events.select_related("seat").order_by("-seq")[:limit]
-            events = list(reversed(newest))
-            if limit == RECENT:
                 _keep(game, game.version, events)
         memo = (key, events)
         game._recent_events = memo

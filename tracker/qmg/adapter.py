@@ -212,7 +212,8 @@ class QmgAdapter(GameAdapter):
         return page.public_context(game, state)
 
     def skeleton_html(self, context):
-        return blocks.page(Context(context))  # what templates/qmg/_game.html renders, without its two templates
+        return blocks.page(Context(context))  # what templates/qmg/_game.html renders, without the template engine
+
     after_submit = staticmethod(page.after_submit)
 
 
