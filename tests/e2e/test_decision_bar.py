@@ -9,6 +9,7 @@ the test does not fail on a needed scroll: it scrolls (as a player would), count
 numbers before the bar were measured."""
 import os
 import re
+import time
 
 import pytest
 from playwright.sync_api import expect
@@ -130,10 +131,19 @@ def on_screen(page, locator):
     return box is not None and box["y"] >= 0 and box["y"] + min(box["height"], 60) <= page.viewport_size["height"]
 
 
-def caught_up(page, game):
-    """Wait until the phone shows the game's newest version (another phone's move arrives by the live table)."""
-    game.refresh_from_db()
-    expect(page.locator(f'#game[data-version="{game.version}"]')).to_have_count(1, timeout=8000)
+def caught_up(page, game, timeout=8.0):
+    """Wait until the phone shows the game's newest version (another phone's move arrives by the live table).
+    The database is read again while waiting: a tap a test has just made is still on its way when it is read
+    first, and the phone may then show a newer version than that first read."""
+    deadline = time.monotonic() + timeout
+    while True:
+        game.refresh_from_db()
+        if page.locator("#game").get_attribute("data-version") == str(game.version):
+            return
+        if time.monotonic() >= deadline:
+            expect(page.locator("#game")).to_have_attribute("data-version", str(game.version), timeout=100)
+            return
+        page.wait_for_timeout(50)
 
 
 def join(new_context, live_server, game, number, viewport=PHONE):

@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 from tracker.core import log
 from tracker.models import Game
 
-from .test_decision_bar import HTMX_BUSY
+from .test_decision_bar import HTMX_BUSY, caught_up as phone_caught_up
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -22,8 +22,7 @@ def place(page, zone, card):
 def caught_up(page, game):
     """The phone shows the game's newest version and htmx is done with it, as a player looks before tapping:
     a tap while the other phone's move is being swapped in lands on the page that is going away."""
-    game.refresh_from_db()
-    expect(page.locator("#game")).to_have_attribute("data-version", str(game.version), timeout=5000)
+    phone_caught_up(page, game, timeout=5.0)
     expect(page.locator(HTMX_BUSY)).to_have_count(0)
 
 
