@@ -14,7 +14,8 @@
  *   and a tapped space (a sea makes «Build army» «Build navy» and back).
  * - The live table: the game's stream (server-sent events, htmx's sse extension on #live) says
  *   "version N"; the page refreshes only when N is newer than what it shows, and never swaps in an
- *   answer older than (or as old as) what it shows. While the stream is not heard from (no JS stream support, a
+ *   answer older than (or as old as) what it shows. A tap made while a refresh is on its way is sent
+ *   (the refresh gives way), and a version announced while a tap was on its way is fetched after its answer. While the stream is not heard from (no JS stream support, a
  *   proxy that buffers it, a dropped connection), the 2-second poll runs as before; while it is
  *   alive, the poll stays quiet.
  * - The new-game form shows only the fields that apply (player names up to the number of players,
@@ -212,7 +213,7 @@
 
   // ------------------------------------------------------------------ live table ----
   var HEALTHY_MS = 40000;  // the server pings every 15 s
-  var live = { source: null, heard: 0 };
+  var live = { source: null, heard: 0, latest: 0, asked: "" };
   function streamAlive() {
     return !!(live.source && live.source.readyState === 1 && Date.now() - live.heard < HEALTHY_MS);
   }
@@ -222,7 +223,11 @@
     if (!source || source === live.source) { return; }
     live.source = source;
     source.addEventListener("ping", heard);
-    source.addEventListener("version", heard);
+    source.addEventListener("version", function (ev) {
+      heard();
+      var v = parseInt(ev.data, 10);
+      if (v > live.latest) { live.latest = v; }
+    });
   });
   document.addEventListener("htmx:sseError", function () { live.heard = 0; });
   document.addEventListener("htmx:sseClose", function () { live.source = null; });
@@ -238,7 +243,37 @@
     var cause = e.detail.requestConfig && e.detail.requestConfig.triggeringEvent;
     if (elt.id === "game" && cause && cause.type === "sse:version") {
       var announced = parseInt(cause.detail && cause.detail.data, 10);
-      if (!(announced > shownVersion())) { e.preventDefault(); }  // this page shows it already (e.g. our own move)
+      if (!(announced > shownVersion())) { e.preventDefault(); return; }  // this page shows it already (e.g. our own move)
+    }
+    if (elt.id === "game") { refreshing = elt; }
+  });
+  document.addEventListener("htmx:afterRequest", function (e) {
+    if (e.detail && e.detail.elt === refreshing) { refreshing = null; }
+  });
+
+  // A tap is never lost to a refresh. Every request of the page waits for the one on its way before it
+  // (#game's hx-sync "this:queue last"), and htmx drops without a word a waiting request whose element a swap
+  // has taken away:
+  // - a tap (a form, a link) made while a refresh is on its way would wait for it, then go with the page the
+  //   refresh replaces: the refresh gives way to it instead (it is aborted; the tap's answer is the newest page);
+  // - a refresh the stream asked for while a tap was on its way goes the same way when the tap's answer comes
+  //   in: when the stream has announced a newer version than the page now shows, the page asks for it again.
+  var refreshing = null;  // the #game whose refresh is on its way
+  document.addEventListener("htmx:confirm", function (e) {
+    var elt = e.detail && e.detail.elt;
+    if (!elt || !elt.closest || elt.id === "game" || elt.matches(".poll")) { return; }
+    var game = elt.closest("#game");
+    if (game && refreshing === game) {
+      refreshing = null;
+      htmx.trigger(game, "htmx:abort");
+    }
+  });
+  document.addEventListener("htmx:afterSettle", function () {
+    var shown = shownVersion();
+    var key = live.latest + ":" + shown;
+    if (live.latest > shown && key !== live.asked) {  // asked once per version shown: never a loop
+      live.asked = key;
+      htmx.trigger(document.body, "game-changed");
     }
   });
   document.addEventListener("htmx:beforeSwap", function (e) {

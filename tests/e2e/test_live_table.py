@@ -54,3 +54,98 @@ def test_a_move_on_one_phone_appears_on_the_other(asgi_live_server, new_context,
     expect(_space(britain, "eastern_europe")).to_have_attribute("data-pieces", re.compile("germany"))
     print(f"\n  {'poll (stream blocked)' if blocked else 'stream'}: the other phone showed the move after {lag:.0f} ms")
     shot(britain, f"live-table-{'poll' if blocked else 'stream'}-other-phone")
+
+
+# ------------------------------------------------------------------------------------------
+# A tap and a refresh of the live table on their way at the same time
+# ------------------------------------------------------------------------------------------
+
+GAME_URL = re.compile(r".*/g/\d+/(\?.*)?$")
+
+
+def _caught_up(page, version, timeout=3000):
+    expect(page.locator("#game")).to_have_attribute("data-version", str(version), timeout=timeout)
+
+
+def _wait_for(page, condition, seconds=3.0):
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "waited in vain"
+        page.wait_for_timeout(25)
+
+
+def _undo(page):
+    page.locator(".undo-redo button", has_text=re.compile("Отменить|Undo")).click()
+
+
+def _two_phones(new_context, server):
+    game = _game()
+    germany = _phone(new_context, server, f"/join/{game.seats.get(number=1).token}/")
+    britain = _phone(new_context, server, f"/join/{game.seats.get(number=2).token}/")
+    time.sleep(0.5)  # both streams open and heard
+    version = int(britain.locator("#game").get_attribute("data-version"))
+    _build(germany, "eastern_europe")  # a move in the log: undo is open to the phones
+    _caught_up(germany, version + 1)
+    _caught_up(britain, version + 1)
+    return game, germany, britain
+
+
+def test_a_tap_made_while_a_refresh_is_on_its_way_is_sent_and_answered(asgi_live_server, new_context, shot):
+    """Germany's move reaches Britain's phone by the stream; while that refresh is still on its way, Britain's
+    player taps «Отменить». The tap must reach the server and its answer the screen (before, htmx queued the
+    tap behind the refresh and dropped it with the page the refresh replaced: nothing happened)."""
+    game, germany, britain = _two_phones(new_context, asgi_live_server)
+    held, holding = [], [True]
+
+    def hold(route):
+        request = route.request
+        if holding[0] and request.method == "GET" and request.headers.get("hx-request"):
+            held.append(route)  # the refresh waits here until the test lets it go
+        else:
+            route.continue_()
+
+    britain.route(GAME_URL, hold)
+    posts = []
+    britain.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
+    germany.get_by_role("button", name="Закончить ход").click()
+    _wait_for(britain, lambda: held)  # the stream told Britain's phone; its refresh is on its way
+    _undo(britain)
+    britain.wait_for_timeout(300)
+    holding[0] = False
+    for route in held:
+        try:
+            route.continue_()
+        except Exception:  # noqa: BLE001 - the page gave the refresh up for the tap: nothing to let go
+            pass
+    expect(britain.locator("#game .flash")).to_be_visible(timeout=3000)
+    assert any("/undo/" in url for url in posts), f"the tap never left the phone: {posts}"
+    game.refresh_from_db()
+    _caught_up(britain, game.version)
+    shot(britain, "live-table-tap-during-refresh")
+
+
+def test_a_move_announced_while_a_tap_is_on_its_way_is_shown_after_its_answer(asgi_live_server, new_context):
+    """Britain's player taps «Отменить»; while its answer is on its way, Germany ends the turn and the stream
+    announces it. After the tap's answer, Britain's phone must come to Germany's new version (before, the
+    refresh the stream asked for waited behind the tap, was dropped with the page the answer replaced, and the
+    phone stayed a version behind until the next move)."""
+    game, germany, britain = _two_phones(new_context, asgi_live_server)
+    answers = []
+
+    def hold_answer(route):
+        answers.append((route, route.fetch()))  # the server has answered; the phone gets it when the test says
+
+    britain.route("**/undo/", hold_answer)
+    _undo(britain)
+    _wait_for(britain, lambda: answers)
+    game.refresh_from_db()
+    _caught_up(germany, game.version)
+    before = germany.locator("#game").get_attribute("data-version")
+    germany.get_by_role("button", name="Закончить ход").click()
+    expect(germany.locator("#game")).not_to_have_attribute("data-version", before)  # the turn's end is written
+    britain.wait_for_timeout(300)  # and the stream has told Britain's phone
+    route, response = answers[0]
+    route.fulfill(response=response)
+    expect(britain.locator("#game .flash")).to_be_visible(timeout=3000)
+    game.refresh_from_db()
+    _caught_up(britain, game.version, timeout=3000)
