@@ -15,9 +15,9 @@
  * - The live table: the game's stream (server-sent events, htmx's sse extension on #live) says
  *   "version N"; the page refreshes only when N is newer than what it shows, and never swaps in an
  *   answer older than (or as old as) what it shows. A tap made while a refresh is on its way is sent
- *   (the refresh gives way), and a version announced while a tap was on its way is fetched after its answer. While the stream is not heard from (no JS stream support, a
- *   proxy that buffers it, a dropped connection), the 2-second poll runs as before; while it is
- *   alive, the poll stays quiet.
+ *   (the refresh gives way), and a version announced while a tap was on its way is fetched after its
+ *   answer. While the stream is not heard from (no JS stream support, a proxy that buffers it, a
+ *   dropped connection), the 2-second poll runs as before; while it is alive, the poll stays quiet.
  * - The new-game form shows only the fields that apply (player names up to the number of players,
  *   the country seats when the rulebook seating is unticked, air forces with Air Marshal).
  */
@@ -213,7 +213,9 @@
 
   // ------------------------------------------------------------------ live table ----
   var HEALTHY_MS = 40000;  // the server pings every 15 s
+  // latest: the newest version the stream announced; asked: the (latest, shown) pair last fetched again
   var live = { source: null, heard: 0, latest: 0, asked: "" };
+  var refreshing = null;  // the #game whose refresh is on its way
   function streamAlive() {
     return !!(live.source && live.source.readyState === 1 && Date.now() - live.heard < HEALTHY_MS);
   }
@@ -258,7 +260,6 @@
   //   refresh replaces: the refresh gives way to it instead (it is aborted; the tap's answer is the newest page);
   // - a refresh the stream asked for while a tap was on its way goes the same way when the tap's answer comes
   //   in: when the stream has announced a newer version than the page now shows, the page asks for it again.
-  var refreshing = null;  // the #game whose refresh is on its way
   document.addEventListener("htmx:confirm", function (e) {
     var elt = e.detail && e.detail.elt;
     if (!elt || !elt.closest || elt.id === "game" || elt.matches(".poll")) { return; }
