@@ -162,3 +162,75 @@ def test_in_redis_concurrent_creations_from_two_servers_share_one_budget(setting
     finally:
         limits.caches = real  # the counter (under a prefix of its own) expires with its window
     assert len(created) == 5 and len(refused) == 7 and set(refused) == {429}
+
+
+# --- the window slides ----------------------------------------------------------------------------
+
+class Clock:
+    def __init__(self, now):
+        self.now = now
+
+    def __call__(self):
+        return self.now
+
+
+def test_the_window_slides_no_double_budget_across_a_slot_boundary(client, budget, monkeypatch):
+    """Three games (the budget) a second before a fixed slot of 60 s ends, then a fourth right after it: a fixed
+    slot alone would let it (and two more) through; the last 60 s already hold three."""
+    from tracker.core import limits
+
+    clock = Clock(1_000_000 * 60 - 1.0)  # one second before a slot ends
+    monkeypatch.setattr(limits.time, "time", clock)
+    for name in ("Раз", "Два", "Три"):
+        gen.create(client, name=name)
+    clock.now += 2.0  # a second into the next slot
+    r = client.post(reverse("generalissimus:new"), gen.setup_data(name="Четыре"))
+    assert r.status_code == 429
+    wait = int(r["Retry-After"])
+    assert 0 < wait <= 60
+    clock.now += wait - 1
+    assert client.post(reverse("generalissimus:new"), gen.setup_data(name="Рано")).status_code == 429
+    clock.now += 1  # as the page said: one more fits now
+    r = client.post(reverse("generalissimus:new"), gen.setup_data(name="Четыре"))
+    assert r.status_code == 302
+    assert Game.objects.count() == 4
+
+
+def test_the_budget_comes_back_as_the_window_slides(client, budget, monkeypatch):
+    """The previous slot counts by the part of it still inside the window (its creations taken as spread over
+    it): three games 10 s into a slot; 80 s later half of that slot is inside the window (1.5 games), so one
+    more fits and the next does not; in the slot after, the three are out of the window."""
+    from tracker.core import limits
+
+    clock = Clock(2_000_000 * 60 + 10.0)
+    monkeypatch.setattr(limits.time, "time", clock)
+    for name in ("Раз", "Два", "Три"):
+        gen.create(client, name=name)
+    clock.now += 80.0
+    gen.create(client, name="Четыре")
+    assert client.post(reverse("generalissimus:new"), gen.setup_data(name="Пять")).status_code == 429
+    clock.now += 60.0  # two slots after the first three: only "Четыре" is inside the window
+    for name in ("Пять", "Шесть"):
+        gen.create(client, name=name)
+    assert client.post(reverse("generalissimus:new"), gen.setup_data(name="Семь")).status_code == 429
+
+
+@pytest.mark.parametrize("count", [1, 3, 10])
+def test_the_wait_a_refusal_names_is_exactly_when_one_more_fits(count):
+    from tracker.core.limits import _over, _wait
+
+    window = 60
+    for taken in range(0, count + 3):  # this slot's count before the refused one
+        for before in range(0, 2 * count + 2):
+            for into in (0.0, 0.5, 17.3, 59.9):
+                if not _over(count, window, taken + 1, before, into):
+                    continue  # not refused now
+                wait = _wait(count, window, taken, before, into)
+                later = into + wait
+                # one more fits after ``wait`` seconds (in this slot, or in the next one, where this slot is the previous)
+                fits = (not _over(count, window, taken + 1, before, later)) if later < window \
+                    else not _over(count, window, 1, taken, later - window)
+                assert fits, (count, taken, before, into, wait)
+                earlier = later - 1
+                if wait > 1 and earlier < window:
+                    assert _over(count, window, taken + 1, before, earlier), (count, taken, before, into, wait)

@@ -8,7 +8,10 @@ before the import view could look at it): a 413 page, nothing read.
 included) and board variants. Anyone on the club's network may create a game, so one browser or
 script must not be able to fill the database: each client address may create ``CREATION_LIMIT``
 things per ``window`` seconds; the next attempt gets a 429 page that says when to try again, and
-nothing is created.
+nothing is created. The window slides: a count is kept per fixed slot of ``window`` seconds, and the
+creations of the last ``window`` seconds are this slot's count plus the previous slot's, weighted by
+the part of that slot still inside the window (a fixed slot alone let a client that started just
+before a slot's end create twice the budget within seconds).
 
 Counted are the creations that happened (a redirect after the POST); a form refused for its input
 costs nothing. A creation takes its place in the budget before the view runs and gives it back if
@@ -19,6 +22,7 @@ Redis (``DJANGO_CACHE_URL``) add and incr are atomic and the budget is one for e
 """
 from __future__ import annotations
 
+import math
 import time
 
 from django.conf import settings
@@ -39,9 +43,30 @@ def _budget() -> tuple[int, int] | None:
     return tuple(limit) if limit else None
 
 
-def _key(request, window: int) -> str:
+def _keys(request, window: int) -> tuple[str, str, float]:
+    """(this slot's key, the previous slot's key, how far into this slot we are, in seconds)."""
     client = request.META.get("REMOTE_ADDR") or "unknown"
-    return f"create:{client}:{int(time.time() // window)}"
+    slot, into = divmod(time.time(), window)
+    return f"create:{client}:{int(slot)}", f"create:{client}:{int(slot) - 1}", into
+
+
+EPSILON = 1e-9  # the weights are floats: 2 + 12 * (1 - 20 / 60) is a hair above 10
+
+
+def _over(count: int, window: int, taken: int, before: int, into: float) -> bool:
+    """Are the creations of the last ``window`` seconds more than ``count``, with ``taken`` in this slot (this
+    one included) and ``before`` in the previous one?"""
+    return taken + before * (1 - into / window) > count + EPSILON
+
+
+def _wait(count: int, window: int, taken: int, before: int, into: float) -> int:
+    """Seconds until one more creation fits (``taken``: this slot's count without the refused one)."""
+    if taken < count:  # this slot has room: the previous slot's weight has to fall below it
+        at = window * (1 - (count - taken - 1) / before) if before else into
+        return max(1, math.ceil(at - into - EPSILON))
+    # this slot is full: in the next one it is the previous slot, and its weight has to fall
+    at = window * (1 - (count - 1) / taken) if taken else 0
+    return max(1, math.ceil(window - into + at - EPSILON))
 
 
 def _creates(request) -> bool:
@@ -64,12 +89,14 @@ class CreationLimitMiddleware:
             return self.get_response(request)
         count, window = budget
         cache = caches["limits"]
-        key = _key(request, window)
+        key, previous, into = _keys(request, window)
         # a place in the budget is taken before the view runs (one atomic add or incr: in Redis, one budget for
         # every server, however many creations arrive at once) and given back unless something was created
-        if _take(cache, key, window) > count:
+        taken = _take(cache, key, window)
+        before = cache.get(previous) or 0
+        if _over(count, window, taken, before, into):
             _give_back(cache, key)
-            wait = window - int(time.time()) % window
+            wait = _wait(count, window, taken - 1, before, into)
             response = render(request, "core/limited.html", {"count": count, "window": window, "wait": wait},
                               status=429)
             response["Retry-After"] = str(wait)
@@ -85,13 +112,14 @@ class CreationLimitMiddleware:
 
 
 def _take(cache, key: str, window: int) -> int:
-    """The client's count in this window after taking one place."""
-    if cache.add(key, 1, window + 5):
+    """The client's count in this slot after taking one place. A slot's count is kept for two windows: the
+    next slot reads it as its previous one."""
+    if cache.add(key, 1, 2 * window + 5):
         return 1
     try:
         return cache.incr(key)
     except ValueError:  # expired in between
-        cache.add(key, 1, window + 5)
+        cache.add(key, 1, 2 * window + 5)
         return 1
 
 
