@@ -215,7 +215,8 @@
   var HEALTHY_MS = 40000;  // the server pings every 15 s
   // latest: the newest version the stream announced; asked: the (latest, shown) pair last fetched again
   var live = { source: null, heard: 0, latest: 0, asked: "" };
-  var refreshing = null;  // the #game whose refresh is on its way
+  var waiting = null;  // the refresh or poll of #game on its way (its element), not a tap
+  var carry = { wanted: false, flash: null, inBar: false };  // the tap's answer, kept through a re-ask
   function streamAlive() {
     return !!(live.source && live.source.readyState === 1 && Date.now() - live.heard < HEALTHY_MS);
   }
@@ -238,6 +239,9 @@
     var game = document.getElementById("game");
     return game ? parseInt(game.getAttribute("data-version"), 10) || 0 : 0;
   }
+  function background(elt) {  // a request the page makes by itself: #game's refresh, the poll
+    return !!(elt && elt.matches && (elt.id === "game" || elt.matches(".poll")));
+  }
   document.addEventListener("htmx:beforeRequest", function (e) {
     var elt = e.detail && e.detail.elt;
     if (!elt || !elt.matches) { return; }
@@ -247,35 +251,48 @@
       var announced = parseInt(cause.detail && cause.detail.data, 10);
       if (!(announced > shownVersion())) { e.preventDefault(); return; }  // this page shows it already (e.g. our own move)
     }
-    if (elt.id === "game") { refreshing = elt; }
-  });
-  document.addEventListener("htmx:afterRequest", function (e) {
-    if (e.detail && e.detail.elt === refreshing) { refreshing = null; }
+    if (background(elt)) { waiting = elt; }
   });
 
   // A tap is never lost to a refresh. Every request of the page waits for the one on its way before it
-  // (#game's hx-sync "this:queue last"), and htmx drops without a word a waiting request whose element a swap
-  // has taken away:
-  // - a tap (a form, a link) made while a refresh is on its way would wait for it, then go with the page the
-  //   refresh replaces: the refresh gives way to it instead (it is aborted; the tap's answer is the newest page);
+  // (#game's hx-sync "this:queue last", which the poll inherits), and htmx drops without a word a waiting
+  // request whose element a swap has taken away, or that a newer one pushed out of the queue:
+  // - a tap (a form, a link) made while a refresh or a poll is on its way would wait for it, then go with the
+  //   page the refresh replaces (or be pushed out by the refresh a poll's "game-changed" asks for): that
+  //   request gives way to the tap instead (it is aborted, and so is one queued behind it; the tap's answer is
+  //   the newest page);
   // - a refresh the stream asked for while a tap was on its way goes the same way when the tap's answer comes
-  //   in: when the stream has announced a newer version than the page now shows, the page asks for it again.
+  //   in: when the stream has announced a newer version than the page then shows, the page asks for it again
+  //   (once per version shown: never a loop), keeping the tap's answer on screen. So does a tap that got no
+  //   page back (a server fault, the network).
+  var aborting = false;
   document.addEventListener("htmx:confirm", function (e) {
     var elt = e.detail && e.detail.elt;
-    if (!elt || !elt.closest || elt.id === "game" || elt.matches(".poll")) { return; }
+    if (!elt || !elt.closest || background(elt)) { return; }
     var game = elt.closest("#game");
-    if (game && refreshing === game) {
-      refreshing = null;
-      htmx.trigger(game, "htmx:abort");
-    }
+    aborting = true;
+    try {  // an abort lets a request queued behind it start at once: that one gives way too
+      for (var i = 0; i < 3 && game && waiting && waiting.closest("#game") === game; i++) {
+        waiting = null;
+        htmx.trigger(game, "htmx:abort");
+      }
+    } finally { aborting = false; }
   });
-  document.addEventListener("htmx:afterSettle", function () {
+  function catchUp() {
     var shown = shownVersion();
     var key = live.latest + ":" + shown;
-    if (live.latest > shown && key !== live.asked) {  // asked once per version shown: never a loop
+    if (live.latest > shown && key !== live.asked) {
       live.asked = key;
+      carry.wanted = true;
       htmx.trigger(document.body, "game-changed");
     }
+  }
+  document.addEventListener("htmx:afterSettle", catchUp);
+  document.addEventListener("htmx:afterRequest", function (e) {
+    var elt = e.detail && e.detail.requestConfig ? e.detail.requestConfig.elt : null;
+    if (elt && elt === waiting) { waiting = null; }
+    var failed = e.detail.failed || !!e.detail.error;  // an error status, or no answer at all (network, abort)
+    if (!aborting && elt && !background(elt) && failed) { catchUp(); }  // a tap with no page back
   });
   document.addEventListener("htmx:beforeSwap", function (e) {
     var elt = e.detail && e.detail.requestConfig ? e.detail.requestConfig.elt : null;
@@ -284,6 +301,18 @@
     // never back to an older state, and a refresh of the version shown brings nothing new (a poll that left
     // before this phone's own tap was answered): the answer to the tap stays on screen
     if (m && parseInt(m[1], 10) <= shownVersion()) { e.detail.shouldSwap = false; }
+    if (e.detail.shouldSwap && carry.wanted) {  // the page asked again after a tap: its answer stays
+      var flash = document.querySelector("#game .flash");
+      carry = { wanted: false, flash: flash, inBar: !!(flash && flash.closest(".decision-bar")) };
+    }
+  });
+  document.addEventListener("htmx:afterSwap", function () {
+    var flash = carry.flash;
+    if (!flash) { return; }
+    carry.flash = null;
+    var place = (carry.inBar && document.querySelector("#game .decision-bar .bar-answer")) ||
+      document.querySelector("#game .pinned");
+    if (place && !document.querySelector("#game .flash")) { place.appendChild(flash); }
   });
 
   // ------------------------------------------------------------------ new-game form ----

@@ -138,7 +138,7 @@ def caught_up(page, game, timeout=8.0):
     deadline = time.monotonic() + timeout
     while True:
         game.refresh_from_db()
-        if page.locator("#game").get_attribute("data-version") == str(game.version):
+        if page.locator("#game").get_attribute("data-version", timeout=timeout * 1000) == str(game.version):
             return
         if time.monotonic() >= deadline:
             expect(page.locator("#game")).to_have_attribute("data-version", str(game.version), timeout=100)

@@ -78,10 +78,10 @@ def _undo(page):
     page.locator(".undo-redo button", has_text=re.compile("Отменить|Undo")).click()
 
 
-def _two_phones(new_context, server):
+def _two_phones(new_context, server, block_stream=False):
     game = _game()
     germany = _phone(new_context, server, f"/join/{game.seats.get(number=1).token}/")
-    britain = _phone(new_context, server, f"/join/{game.seats.get(number=2).token}/")
+    britain = _phone(new_context, server, f"/join/{game.seats.get(number=2).token}/", block_stream=block_stream)
     time.sleep(0.5)  # both streams open and heard
     version = int(britain.locator("#game").get_attribute("data-version"))
     _build(germany, "eastern_europe")  # a move in the log: undo is open to the phones
@@ -90,45 +90,51 @@ def _two_phones(new_context, server):
     return game, germany, britain
 
 
-def test_a_tap_made_while_a_refresh_is_on_its_way_is_sent_and_answered(asgi_live_server, new_context, shot):
-    """Germany's move reaches Britain's phone by the stream; while that refresh is still on its way, Britain's
-    player taps «Отменить». The tap must reach the server and its answer the screen (before, htmx queued the
-    tap behind the refresh and dropped it with the page the refresh replaced: nothing happened)."""
-    game, germany, britain = _two_phones(new_context, asgi_live_server)
-    held, holding = [], [True]
+@pytest.mark.parametrize("way", ["stream", "poll"])
+def test_a_tap_made_while_a_refresh_is_on_its_way_is_sent_and_answered(asgi_live_server, new_context, shot, way):
+    """Germany ends its turn; Britain's phone learns of it (by the stream, or with the stream blocked by its
+    poll) and, while that request is still on its way, Britain's player taps «Отменить». The tap must reach the
+    server and its answer the screen. Before, htmx queued the tap behind the refresh (or the poll) on #game and
+    then dropped it: with the page the refresh replaced, or for the refresh the poll's "game-changed" queued
+    after it. Nothing happened on the phone."""
+    game, germany, britain = _two_phones(new_context, asgi_live_server, block_stream=way == "poll")
+    held, holding = [], [way == "stream"]
 
     def hold(route):
         request = route.request
         if holding[0] and request.method == "GET" and request.headers.get("hx-request"):
-            held.append(route)  # the refresh waits here until the test lets it go
+            held.append(route)  # the refresh (or poll) waits here until the test lets it go
         else:
             route.continue_()
 
-    britain.route(GAME_URL, hold)
+    britain.route(GAME_URL if way == "stream" else re.compile(r".*/g/\d+/poll/.*"), hold)
     posts = []
     britain.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
+    before = germany.locator("#game").get_attribute("data-version")
     germany.get_by_role("button", name="Закончить ход").click()
-    _wait_for(britain, lambda: held)  # the stream told Britain's phone; its refresh is on its way
+    expect(germany.locator("#game")).not_to_have_attribute("data-version", before)
+    holding[0] = True
+    _wait_for(britain, lambda: held)  # Britain's phone has asked; the answer is on its way
     _undo(britain)
     britain.wait_for_timeout(300)
     holding[0] = False
     for route in held:
         try:
             route.continue_()
-        except Exception:  # noqa: BLE001 - the page gave the refresh up for the tap: nothing to let go
+        except Exception:  # noqa: BLE001 - the page gave the request up for the tap: nothing to let go
             pass
+    _wait_for(britain, lambda: any("/undo/" in url for url in posts))  # the tap left the phone
     expect(britain.locator("#game .flash")).to_be_visible(timeout=3000)
-    assert any("/undo/" in url for url in posts), f"the tap never left the phone: {posts}"
     game.refresh_from_db()
     _caught_up(britain, game.version)
-    shot(britain, "live-table-tap-during-refresh")
+    shot(britain, f"live-table-tap-during-{way}")
 
 
 def test_a_move_announced_while_a_tap_is_on_its_way_is_shown_after_its_answer(asgi_live_server, new_context):
     """Britain's player taps «Отменить»; while its answer is on its way, Germany ends the turn and the stream
     announces it. After the tap's answer, Britain's phone must come to Germany's new version (before, the
     refresh the stream asked for waited behind the tap, was dropped with the page the answer replaced, and the
-    phone stayed a version behind until the next move)."""
+    phone stayed a version behind until the next move), with the answer to the tap still on screen."""
     game, germany, britain = _two_phones(new_context, asgi_live_server)
     answers = []
 
@@ -146,6 +152,8 @@ def test_a_move_announced_while_a_tap_is_on_its_way_is_shown_after_its_answer(as
     britain.wait_for_timeout(300)  # and the stream has told Britain's phone
     route, response = answers[0]
     route.fulfill(response=response)
-    expect(britain.locator("#game .flash")).to_be_visible(timeout=3000)
     game.refresh_from_db()
     _caught_up(britain, game.version, timeout=3000)
+    britain.wait_for_timeout(200)
+    # the answer to the tap is still on screen in the page asked for again
+    expect(britain.locator("#game .flash")).to_be_visible()

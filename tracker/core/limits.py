@@ -8,10 +8,12 @@ before the import view could look at it): a 413 page, nothing read.
 included) and board variants. Anyone on the club's network may create a game, so one browser or
 script must not be able to fill the database: each client address may create ``CREATION_LIMIT``
 things per ``window`` seconds; the next attempt gets a 429 page that says when to try again, and
-nothing is created. The window slides: a count is kept per fixed slot of ``window`` seconds, and the
-creations of the last ``window`` seconds are this slot's count plus the previous slot's, weighted by
-the part of that slot still inside the window (a fixed slot alone let a client that started just
-before a slot's end create twice the budget within seconds).
+nothing is created. The window slides, as an estimate: a count is kept per fixed slot of ``window``
+seconds, and the creations of the last ``window`` seconds are taken as this slot's count plus the
+previous slot's, weighted by the part of that slot still inside the window (its creations taken as
+spread over it). A fixed slot alone let a client that started just before a slot's end create twice
+the budget within seconds; the estimate holds a burst to the budget, and in the worst case (a whole
+budget at the very end of a slot) lets a little under twice the budget into one real window.
 
 Counted are the creations that happened (a redirect after the POST); a form refused for its input
 costs nothing. A creation takes its place in the budget before the view runs and gives it back if
