@@ -270,6 +270,7 @@
     var elt = e.detail && e.detail.elt;
     if (!elt || !elt.closest || background(elt)) { return; }
     var game = elt.closest("#game");
+    carry.wanted = false;  // a new tap: its own answer comes, the last one's is not kept any more
     aborting = true;
     try {  // an abort lets a request queued behind it start at once: that one gives way too
       for (var i = 0; i < 3 && game && waiting && waiting.closest("#game") === game; i++) {
