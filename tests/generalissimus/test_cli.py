@@ -64,8 +64,8 @@ def test_case_error_for_non_object():
 
 
 def test_schema_example_matches_the_engine():
-    """The full example in the README's schema section is what resolve_case really returns."""
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    """The full example in the documented schema (docs/generalissimus.md) is what resolve_case really returns."""
+    readme = (ROOT / "docs" / "generalissimus.md").read_text(encoding="utf-8")
     text = readme.split("<!-- generalissimus-schema -->")[1].split("<!-- /generalissimus-schema -->")[0]
     blocks = text.split("```json")[1:]
     case, expected = (json.loads(b.split("```")[0]) for b in blocks[:2])
