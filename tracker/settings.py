@@ -81,8 +81,6 @@ TEMPLATES = [
         "DIRS": [BASE_DIR / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {
-            # {% url %} with the addresses kept per process (tracker.templatetags.fasturl)
-            "builtins": ["tracker.templatetags.fasturl"],
             "context_processors": [
                 "django.template.context_processors.request",
                 "django.template.context_processors.i18n",
