@@ -1,4 +1,5 @@
 from django.urls import include, path
+from django.views.i18n import JavaScriptCatalog
 
 from tracker.core import errors, site, stream
 from tracker.core import views as core
@@ -33,6 +34,8 @@ urlpatterns = [
     path("generalissimus/", include("tracker.generalissimus.urls")),
     path("fog-of-war/", include("tracker.fog_of_war.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
+    # the texts of static/js in the page's language (the djangojs catalogue of locale/): gettext() in the scripts
+    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
 ]
 
 handler400 = errors.bad_request
