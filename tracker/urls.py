@@ -4,6 +4,7 @@ from django.views.i18n import JavaScriptCatalog
 from tracker.core import errors, site, stream
 from tracker.core import views as core
 from tracker.qmg import lookup
+from tracker.qmg import screen as qmg_screen
 from tracker.qmg import views as qmg
 
 urlpatterns = [
@@ -28,6 +29,9 @@ urlpatterns = [
     path("g/<int:pk>/note/", qmg.note, name="note"),
     path("g/<int:pk>/unseen/", qmg.unseen, name="qmg_unseen"),
     path("g/<int:pk>/seats/", core.seats, name="seats"),
+    # QMG's table screen (a tablet or a TV in the middle of the table), and the spectator link's way to it
+    path("g/<int:pk>/table/", qmg_screen.screen, name="qmg_screen"),
+    path("watch/<str:token>/table/", qmg_screen.watch, name="qmg_screen_watch"),
     path("join/<str:token>/", core.join, name="join"),
     path("watch/<str:token>/", core.watch, name="watch"),
     path("host/<str:token>/", core.host_link, name="host_link"),

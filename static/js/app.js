@@ -133,10 +133,10 @@
       root.setProperty("--bar-left", Math.round(r.left) + "px");
       root.setProperty("--bar-width", Math.round(r.width) + "px");
     }
-    // Under its cap (max-height, static/css/app.css) the bar's long lists (.bar-scroll; and the answer) give up
-    // what the bar would overflow, the last first, never below one row; the rest of the bar (its buttons) keeps
-    // its height.
-    var lists = bar.querySelectorAll(".bar-answer, .bar-scroll"), i;
+    // Under its cap (max-height, static/css/app.css) the bar's long lists (.bar-scroll, a card step's choices; and
+    // the answer) give up what the bar would overflow, the last first, never below one row; the rest of the bar (its
+    // buttons) keeps its height.
+    var lists = bar.querySelectorAll(".bar-answer, .bar-scroll, .card-steps div.choices"), i;
     for (i = 0; i < lists.length; i++) { lists[i].style.maxHeight = ""; }
     var over = bar.scrollHeight - bar.clientHeight;
     for (i = lists.length - 1; i >= 0 && over > 0; i--) {
