@@ -222,7 +222,7 @@ def test_the_table_screen_shows_the_whole_board_legibly_and_live(asgi_live_serve
         / viewport["width"]
     print(f"\n  table screen {viewport['width']}×{viewport['height']}: names {sizes[0]:.1f}–{sizes[-1]:.1f} px "
           f"(median {median:.1f}), the width used {used:.0%}")
-    # the phone's board scaled to this width had names of 5.4 px (1024) and 9.7 px (1920)
+    # the phone's drawing of the board in the same room has names of about 5 px (1024) and 9 px (1920)
     assert median >= (9 if viewport["width"] < 1280 else 13) and sizes[0] >= (7.5 if viewport["width"] < 1280 else 11)
     assert used >= 0.9
     status = page.locator(".screen-status")

@@ -99,9 +99,9 @@ TEXT = {
 @dataclass(frozen=True)
 class Geometry:
     """The drawing's sizes. ``kx``/``ky``: units per degree of longitude / latitude before overlapping boxes
-    are pushed apart; ``squeeze``: instead, the phone's board scaled by it, then pushed apart (a denser board that
-    keeps every space where it is relative to the others); ``margin``: around the spaces (it holds the halves of
-    the spaces across the seam); ``font``/``line_chars``: a space's name and its line length; ``token_r``: a piece."""
+    are pushed apart (smaller: a denser board, the spaces a little less where the globe has them); ``margin``:
+    around the spaces (it holds the halves of the spaces across the seam); ``font``/``line_chars``: a space's name
+    and its line length; ``token_r``: a piece."""
 
     box_w: float = 116
     box_h: float = 66
@@ -116,13 +116,12 @@ class Geometry:
     legend_h: float = 64
     legend_font: float = 13
     label_font: float = 12  # a strait's label
-    squeeze: float = 0.0  # > 0: the phone's layout scaled by this, then pushed apart (instead of kx, ky)
     condensed: bool = False  # names in the font's condensed face where it has one
     name_em: float = 0.7  # the widest a name's character is likely to be, in em (a wide sans such as DejaVu: 0.69)
 
 
 PHONE = Geometry()
-# the whole board on a 1024 px tablet (scale ~0.7: names ~11 px) and a 1920×1080 screen (~1: ~16 px)
+# the whole board on a 1024×768 tablet (scale ~0.59: names ~9–10.5 px) and a 1920×1080 screen (~0.88: ~14–16 px)
 SCREEN = Geometry(box_w=124, box_h=76, kx=4.2, ky=6.2, font=18, line_chars=12, token_r=12.5, legend_h=84,
                   legend_font=17, label_font=15, condensed=True, name_em=0.64)
 BOX_W, BOX_H = PHONE.box_w, PHONE.box_h
@@ -209,13 +208,9 @@ def _layout(board: Board, g: Geometry = PHONE) -> _Layout:
     ids = sorted(board.spaces)
     need_x, need_y = g.box_w + g.gap_x, g.box_h + g.gap_y
     n = len(ids)
-    if g.squeeze:  # the phone's board drawn closer together, each space kept in its place relative to the others
-        base = _layout(board, PHONE).centre
-        xs, ys = _compacted([base[s][0] for s in ids], [base[s][1] for s in ids], g.squeeze, need_x, need_y)
-    else:
-        xs = [((lons[s] - seam) % 360.0) * g.kx for s in ids]
-        ys = [-lats[s] * g.ky for s in ids]
-    for _ in range(0 if g.squeeze else 400):  # push overlapping boxes apart along the axis of the smaller overlap
+    xs = [((lons[s] - seam) % 360.0) * g.kx for s in ids]
+    ys = [-lats[s] * g.ky for s in ids]
+    for _ in range(400):  # push overlapping boxes apart along the axis of the smaller overlap
         moved = False
         for i in range(n):
             for j in range(i + 1, n):
@@ -242,30 +237,6 @@ def _layout(board: Board, g: Geometry = PHONE) -> _Layout:
     halves = _halves(board, lons, seam, centre, width, height, g)
     layout = _Layout(width=width, height=height, centre=centre, seam=seam, g=g, halves=halves)
     return _LAYOUT_CACHE.keep(key, layout)
-
-
-def _compacted(x0: list, y0: list, f: float, need_x: float, need_y: float) -> tuple[list, list]:
-    """Boxes at (x0, y0) (not overlapping) brought closer by ``f``, then moved apart again only as far as boxes of
-    ``need_x`` × ``need_y`` must be: across, each box at its scaled place or just right of the boxes left of it
-    at its height, whichever is further; then down the same way. The empty bands (the oceans) shrink, the dense
-    ones (Europe) keep their room, and no box passes another: every space keeps its place relative to the rest."""
-    n = len(x0)
-    xs, ys = [x * f for x in x0], [y * f for y in y0]
-    for _ in range(2):
-        for axis in (0, 1):
-            pos, other = (xs, ys) if axis == 0 else (ys, xs)
-            start = (x0, y0)[axis]
-            need, across = (need_x, need_y) if axis == 0 else (need_y, need_x)
-            order = sorted(range(n), key=lambda i: (start[i], i))
-            placed = []
-            for i in order:
-                p = start[i] * f
-                for j in placed:
-                    if abs(other[i] - other[j]) < across:
-                        p = max(p, pos[j] + need)
-                pos[i] = p
-                placed.append(i)
-    return xs, ys
 
 
 def _halves(board: Board, lons, seam, centre, width, height, g: Geometry) -> tuple:
