@@ -536,7 +536,11 @@
   document.addEventListener("htmx:afterSwap", function (e) { initAll(e.target || document); initAll(document); });
   document.addEventListener("htmx:load", function (e) { initAll(e.target || document); });
   window.addEventListener("resize", function () { initAll(document); });
-  window.addEventListener("pagehide", function () {
+  function keepView() {
     try { window.sessionStorage.setItem(STORE, JSON.stringify(lastView)); } catch (e) { /* private mode */ }
+  }
+  window.addEventListener("pagehide", keepView);
+  document.addEventListener("visibilitychange", function () {  // a phone put away may never show the page again
+    if (document.visibilityState === "hidden") { keepView(); }
   });
 })();
