@@ -111,7 +111,7 @@ def test_the_new_game_pages_are_clean_at_360(live_server, new_context, shot, url
     page = new_context(viewport=PHONE).new_page()
     page.goto(live_server.url + url)
     open_folds(page)
-    clean(page, "new-game-" + url.strip("/").split("/")[0] or "new-game-qmg", shot)
+    clean(page, "new-game-" + (url.strip("/").split("/")[0] or "qmg"), shot)
 
 
 def test_the_game_page_and_the_seats_page_are_clean_at_360(live_server, new_context, shot):
