@@ -16,10 +16,11 @@ from tracker.asgi import application as production_application
 
 
 class AsgiServer:
-    def __init__(self):
+    def __init__(self, port: int = 0):
+        """``port``: 0 for a free one; a given one to start the server again where phones look for it."""
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        self.sock.bind(("127.0.0.1", 0))
+        self.sock.bind(("127.0.0.1", port))
         self.port = self.sock.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}"
         # the production app (streams, the per-process bound on requests) with static files as the test server serves them

@@ -1,8 +1,10 @@
 from django.urls import include, path
+from django.views.i18n import JavaScriptCatalog
 
 from tracker.core import errors, site, stream
 from tracker.core import views as core
 from tracker.qmg import lookup
+from tracker.qmg import screen as qmg_screen
 from tracker.qmg import views as qmg
 
 urlpatterns = [
@@ -27,12 +29,17 @@ urlpatterns = [
     path("g/<int:pk>/note/", qmg.note, name="note"),
     path("g/<int:pk>/unseen/", qmg.unseen, name="qmg_unseen"),
     path("g/<int:pk>/seats/", core.seats, name="seats"),
+    # QMG's table screen (a tablet or a TV in the middle of the table), and the spectator link's way to it
+    path("g/<int:pk>/table/", qmg_screen.screen, name="qmg_screen"),
+    path("watch/<str:token>/table/", qmg_screen.watch, name="qmg_screen_watch"),
     path("join/<str:token>/", core.join, name="join"),
     path("watch/<str:token>/", core.watch, name="watch"),
     path("host/<str:token>/", core.host_link, name="host_link"),
     path("generalissimus/", include("tracker.generalissimus.urls")),
     path("fog-of-war/", include("tracker.fog_of_war.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
+    # the texts of static/js in the page's language (the djangojs catalogue of locale/): gettext() in the scripts
+    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
 ]
 
 handler400 = errors.bad_request

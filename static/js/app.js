@@ -18,11 +18,21 @@
  *   (the refresh gives way), and a version announced while a tap was on its way is fetched after its
  *   answer. While the stream is not heard from (no JS stream support, a proxy that buffers it, a
  *   dropped connection), the 2-second poll runs as before; while it is alive, the poll stays quiet.
+ * - No tap is lost: nothing on the page moves between a finger's press and its release (an old answer is removed,
+ *   a refresh swapped in, only after the tap's click); a tap made while the last one is still on its way says so;
+ *   an open folded form and what the player typed stay through a refresh.
+ * - The connection is never silent: a tap with no answer within a few seconds, or the stream and the poll both
+ *   failing, is said in the decision bar (with «Повторить», which sends the same form again with its original
+ *   version: the server applies a move at most once); when the link is back the page says so and catches up.
+ *   The texts come from Django's JavaScript catalogue (gettext(), the djangojs domain of locale/).
  * - The new-game form shows only the fields that apply (player names up to the number of players,
  *   the country seats when the rulebook seating is unticked, air forces with Air Marshal).
  */
 (function () {
   "use strict";
+
+  // the page's language (Django's JavaScript catalogue, /jsi18n/); without it, the English text
+  var gettext = typeof window.gettext === "function" ? window.gettext : function (text) { return text; };
 
   var savedY = null;
   var tappedTop = null;  // where on the screen the tapped form was: its answer goes there
@@ -83,7 +93,7 @@
   document.addEventListener("htmx:afterSwap", function (e) {
     restore();
     var elt = e.detail && e.detail.requestConfig ? e.detail.requestConfig.elt : null;
-    if (!elt || !elt.closest || !elt.closest("form")) { return; }  // a refresh by the poll: not the tap's answer
+    if (!elt || !elt.closest || !(elt.closest("form") || elt.closest(".conn-retry"))) { return; }  // a refresh: not a tap's answer
     placeAnswer();
     tappedTop = null;
     tappedInBar = false;
@@ -123,10 +133,10 @@
       root.setProperty("--bar-left", Math.round(r.left) + "px");
       root.setProperty("--bar-width", Math.round(r.width) + "px");
     }
-    // Under its cap (max-height, static/css/app.css) the bar's long lists (.bar-scroll; and the answer) give up
-    // what the bar would overflow, the last first, never below one row; the rest of the bar (its buttons) keeps
-    // its height.
-    var lists = bar.querySelectorAll(".bar-answer, .bar-scroll"), i;
+    // Under its cap (max-height, static/css/app.css) the bar's long lists (.bar-scroll, a card step's choices; and
+    // the answer) give up what the bar would overflow, the last first, never below one row; the rest of the bar (its
+    // buttons) keeps its height.
+    var lists = bar.querySelectorAll(".bar-answer, .bar-scroll, .card-steps div.choices"), i;
     for (i = 0; i < lists.length; i++) { lists[i].style.maxHeight = ""; }
     var over = bar.scrollHeight - bar.clientHeight;
     for (i = lists.length - 1; i >= 0 && over > 0; i--) {
@@ -193,7 +203,7 @@
 
   document.addEventListener("change", function (e) {
     var form = e.target && e.target.form;
-    if (form && form.closest && form.closest("#game")) { clearErrors(); }
+    if (form && form.closest && form.closest("#game")) { whenStill(clearErrors); }
   });
 
   document.addEventListener("input", function (e) {
@@ -211,6 +221,30 @@
     }
   });
 
+  // ------------------------------------------------------------------ a finger on the screen ----
+  // A click goes to the element under both the press and the release of a finger. Whatever moves the page in
+  // between (an old answer removed when a focused field loses its focus at the press, a refresh swapped in
+  // under the finger) sends the click elsewhere and the tap does nothing. So from a press until its click
+  // (or half a second after the release, when it was a drag) such changes wait, and are made after the click.
+  var press = { on: false, timer: null, later: [] };
+  function release() {
+    clearTimeout(press.timer);
+    press.on = false;
+    var jobs = press.later;
+    press.later = [];
+    for (var i = 0; i < jobs.length; i++) { jobs[i](); }
+  }
+  function whenStill(job) {
+    if (!press.on) { job(); return; }
+    if (press.later.indexOf(job) < 0) { press.later.push(job); }
+  }
+  document.addEventListener("pointerdown", function () { clearTimeout(press.timer); press.on = true; }, true);
+  function lifted() { clearTimeout(press.timer); press.timer = setTimeout(release, 500); }
+  document.addEventListener("pointerup", lifted, true);
+  document.addEventListener("pointercancel", lifted, true);
+  // a touch's click comes after its release: the click (its form's submit included) is handled first
+  document.addEventListener("click", function () { clearTimeout(press.timer); press.timer = setTimeout(release, 0); }, true);
+
   // ------------------------------------------------------------------ live table ----
   var HEALTHY_MS = 40000;  // the server pings every 15 s
   // latest: the newest version the stream announced; asked: the (latest, shown) pair last fetched again
@@ -221,19 +255,40 @@
     return !!(live.source && live.source.readyState === 1 && Date.now() - live.heard < HEALTHY_MS);
   }
   function heard() { live.heard = Date.now(); }
-  document.addEventListener("htmx:sseOpen", function (e) {
-    var source = e.detail && e.detail.source;
-    if (!source || source === live.source) { return; }
+
+  // The stream (htmx's sse extension on #live). Its EventSource is made here (htmx.createEventSource, the
+  // extension's hook for it) to watch it: an "error" while the browser reconnects by itself (the server ends
+  // every stream after a few minutes; a restart) is expected and is not handed to the extension, which would log
+  // it as an error; only a stream the browser gave up (an error status) is, and the extension reconnects it.
+  function watchStream(source) {
     live.source = source;
+    var extensionHandler = null;
+    Object.defineProperty(source, "onerror", {
+      configurable: true,
+      get: function () { return extensionHandler; },
+      set: function (handler) { extensionHandler = handler; }
+    });
+    source.addEventListener("open", function () { heard(); linkUp("stream"); });
     source.addEventListener("ping", heard);
     source.addEventListener("version", function (ev) {
       heard();
       var v = parseInt(ev.data, 10);
       if (v > live.latest) { live.latest = v; }
     });
-  });
+    source.addEventListener("error", function (ev) {
+      live.heard = 0;
+      linkDown("stream");
+      if (source.readyState === 2 && extensionHandler) { extensionHandler.call(source, ev); }
+    });
+    return source;
+  }
+  if (window.htmx && typeof htmx.createEventSource === "function") {
+    htmx.createEventSource = function (url) { return watchStream(new EventSource(url, { withCredentials: true })); };
+  }
   document.addEventListener("htmx:sseError", function () { live.heard = 0; });
-  document.addEventListener("htmx:sseClose", function () { live.source = null; });
+  document.addEventListener("htmx:sseClose", function (e) {
+    if (!e.detail || e.detail.source === live.source) { live.source = null; }
+  });
 
   function shownVersion() {
     var game = document.getElementById("game");
@@ -261,6 +316,8 @@
   //   page the refresh replaces (or be pushed out by the refresh a poll's "game-changed" asks for): that
   //   request gives way to the tap instead (it is aborted, and so is one queued behind it; the tap's answer is
   //   the newest page);
+  // - a tap made while the last tap is still on its way would be dropped with the page its answer replaces: the
+  //   bar says so instead (after a few seconds with no answer the last tap counts as lost: the new one goes);
   // - a refresh the stream asked for while a tap was on its way goes the same way when the tap's answer comes
   //   in: when the stream has announced a newer version than the page then shows, the page asks for it again
   //   (once per version shown: never a loop), keeping the tap's answer on screen. So does a tap that got no
@@ -270,10 +327,17 @@
     var elt = e.detail && e.detail.elt;
     if (!elt || !elt.closest || background(elt)) { return; }
     var game = elt.closest("#game");
+    if (!game) { return; }
+    if (conn.tap && conn.tap.xhr && !conn.tap.late) {
+      e.preventDefault();  // the last tap is on its way (and not late yet): its answer comes first
+      note(gettext("The last tap is still on its way: wait for its answer."));
+      return;
+    }
     carry.wanted = false;  // a new tap: its own answer comes, the last one's is not kept any more
     aborting = true;
     try {  // an abort lets a request queued behind it start at once: that one gives way too
-      for (var i = 0; i < 3 && game && waiting && waiting.closest("#game") === game; i++) {
+      if (conn.tap && conn.tap.xhr) { conn.tap.replaced = true; conn.tap.xhr.abort(); }  // no answer for long: given up
+      for (var i = 0; i < 3 && waiting && waiting.closest("#game") === game; i++) {
         waiting = null;
         htmx.trigger(game, "htmx:abort");
       }
@@ -295,6 +359,77 @@
     var failed = e.detail.failed || !!e.detail.error;  // an error status, or no answer at all (network, abort)
     if (!aborting && elt && !background(elt) && failed) { catchUp(); }  // a tap with no page back
   });
+
+  // A refresh swapped in keeps what the player was doing: the folded forms they opened and what they typed or
+  // chose in a form (the new page's own values otherwise: its version fields, its choices).
+  function detailsKey(d) {
+    var same = document.querySelectorAll('#game details[class="' + d.className + '"]');
+    return d.className + "#" + Array.prototype.indexOf.call(same, d);
+  }
+  function formKey(form) {
+    var command = form.querySelector("input[name=command]");
+    var id = (form.getAttribute("action") || "") + "|" + (command ? command.value : "") + "|" + form.className;
+    var same = Array.prototype.filter.call(document.querySelectorAll("#game form"), function (f) {
+      var c = f.querySelector("input[name=command]");
+      return (f.getAttribute("action") || "") + "|" + (c ? c.value : "") + "|" + f.className === id;
+    });
+    return id + "#" + same.indexOf(form);
+  }
+  function changedByPlayer(el) {
+    if (el.type === "hidden" || el.type === "submit" || el.type === "button" || !el.name || el.disabled) { return false; }
+    if (el.type === "checkbox" || el.type === "radio") { return el.checked !== el.defaultChecked; }
+    if (el.tagName === "SELECT") {
+      var options = el.options, preset = 0;
+      for (var i = 0; i < options.length; i++) { if (options[i].defaultSelected) { preset = i; } }
+      return el.selectedIndex !== preset;
+    }
+    return el.value !== el.defaultValue;
+  }
+  function playerState() {
+    var state = { open: [], fields: [] };
+    var open = document.querySelectorAll("#game details[open]");
+    for (var i = 0; i < open.length; i++) { state.open.push(detailsKey(open[i])); }
+    var forms = document.querySelectorAll("#game form");
+    for (var j = 0; j < forms.length; j++) {
+      var els = forms[j].elements;
+      for (var k = 0; k < els.length; k++) {
+        if (changedByPlayer(els[k])) {
+          state.fields.push({ form: formKey(forms[j]), name: els[k].name, type: els[k].type,
+                              value: els[k].value, checked: els[k].checked });
+        }
+      }
+    }
+    return state;
+  }
+  function restorePlayerState(state) {
+    var all = document.querySelectorAll("#game details");
+    for (var i = 0; i < all.length; i++) {
+      if (state.open.indexOf(detailsKey(all[i])) >= 0) { all[i].open = true; }
+    }
+    if (!state.fields.length) { return; }
+    var forms = document.querySelectorAll("#game form"), byKey = {};
+    for (var j = 0; j < forms.length; j++) { byKey[formKey(forms[j])] = forms[j]; }
+    state.fields.forEach(function (f) {
+      var form = byKey[f.form];
+      if (!form) { return; }
+      var els = form.elements;
+      for (var k = 0; k < els.length; k++) {
+        var el = els[k];
+        if (el.name !== f.name || el.type !== f.type) { continue; }
+        if (el.type === "checkbox" || el.type === "radio") {
+          if (el.value === f.value) { el.checked = f.checked; }
+        } else if (el.tagName !== "SELECT" || el.querySelector('option[value="' + CSS.escape(f.value) + '"]')) {
+          el.value = f.value;
+        }
+      }
+    });
+  }
+  var kept = null;  // what the player was doing, through the refresh being swapped in
+  // before board.js (which marks the space chosen in a form on the new map): a listener of the capture phase
+  document.addEventListener("htmx:afterSwap", function () {
+    if (kept) { restorePlayerState(kept); kept = null; }
+  }, true);
+
   document.addEventListener("htmx:beforeSwap", function (e) {
     var elt = e.detail && e.detail.requestConfig ? e.detail.requestConfig.elt : null;
     if (!elt || elt.id !== "game" || !e.detail.serverResponse) { return; }  // a tap's answer is always the newest
@@ -302,18 +437,197 @@
     // never back to an older state, and a refresh of the version shown brings nothing new (a poll that left
     // before this phone's own tap was answered): the answer to the tap stays on screen
     if (m && parseInt(m[1], 10) <= shownVersion()) { e.detail.shouldSwap = false; }
+    if (e.detail.shouldSwap && press.on) {  // a finger is on the page: the newest page is asked for after its tap
+      e.detail.shouldSwap = false;
+      whenStill(refreshAfterTap);
+    }
     if (e.detail.shouldSwap && carry.wanted) {  // the page asked again after a tap: its answer stays
       var flash = document.querySelector("#game .flash");
       carry = { wanted: false, flash: flash, inBar: !!(flash && flash.closest(".decision-bar")) };
     }
+    if (e.detail.shouldSwap) { kept = playerState(); }
   });
+  function refreshAfterTap() {
+    if (!conn.tap) { htmx.trigger(document.body, "game-changed"); }  // a tap's answer is the newest page itself
+  }
   document.addEventListener("htmx:afterSwap", function () {
     var flash = carry.flash;
-    if (!flash) { return; }
-    carry.flash = null;
-    var place = (carry.inBar && document.querySelector("#game .decision-bar .bar-answer")) ||
-      document.querySelector("#game .pinned");
-    if (place && !document.querySelector("#game .flash")) { place.appendChild(flash); }
+    if (flash) {
+      carry.flash = null;
+      var place = (carry.inBar && document.querySelector("#game .decision-bar .bar-answer")) ||
+        document.querySelector("#game .pinned");
+      if (place && !document.querySelector("#game .flash")) { place.appendChild(flash); }
+    }
+    showLink();  // the connection's message lives through the swaps until it is settled
+  });
+
+  // ------------------------------------------------------------------ the connection ----
+  // conn.tap: the tap on its way (its request, its form's values, its URL); conn.unsent: a tap that got no answer
+  // (its values, sent again by «Повторить»); conn.down: what failed (the stream, the poll, a tap).
+  var NO_ANSWER_MS = 5000;
+  var BACK_SHOWN_MS = 5000;
+  var conn = { tap: null, unsent: null, down: {}, said: "", box: null, backTimer: null };
+
+  function tapFor(e) {  // the tap (not a refresh, not the poll) a request event belongs to, or null
+    var elt = e.detail && e.detail.requestConfig ? e.detail.requestConfig.elt : (e.detail && e.detail.elt);
+    return elt && elt.closest && !background(elt) && elt.closest("#game") ? elt : null;
+  }
+  function copyValues(formData) {
+    var copy = new FormData();
+    if (formData && formData.forEach) { formData.forEach(function (value, key) { copy.append(key, value); }); }
+    return copy;
+  }
+  document.addEventListener("htmx:beforeRequest", function (e) {
+    if (e.defaultPrevented || !tapFor(e)) { return; }
+    var config = e.detail.requestConfig;
+    if (!config || config.verb !== "post") { return; }
+    var tap = { xhr: e.detail.xhr, path: config.path, values: copyValues(config.formData), late: false };
+    clearTimeout(conn.tapTimer);
+    conn.tap = tap;
+    conn.tapTimer = setTimeout(function () {
+      if (conn.tap !== tap) { return; }
+      tap.late = true;  // no answer for a few seconds: the phone says so; an answer may still come
+      conn.unsent = tap;
+      linkDown("tap");
+    }, NO_ANSWER_MS);
+  });
+  function unreachable(xhr) {  // a proxy's answer for a server that is not there
+    return !!xhr && (xhr.status === 502 || xhr.status === 503 || xhr.status === 504);
+  }
+  function isPoll(elt) { return !!(elt && elt.matches && elt.matches(".poll")); }
+  function tapLost(tap) {
+    if (tap.replaced) { return; }  // given up for a newer tap or a retry: that one goes
+    conn.unsent = tap;
+    linkDown("tap");
+  }
+  // an answer (status 0: none; the error or the abort is told by the next event: sendError, sendAbort)
+  document.addEventListener("htmx:afterRequest", function (e) {
+    var elt = e.detail && e.detail.requestConfig ? e.detail.requestConfig.elt : null;
+    var xhr = e.detail && e.detail.xhr;
+    var tap = conn.tap && xhr === conn.tap.xhr ? conn.tap : null;
+    if (tap) {
+      conn.tap = null;
+      conn.ended = tap;
+      clearTimeout(conn.tapTimer);
+    }
+    if (!xhr || xhr.status === 0) { return; }
+    if (unreachable(xhr)) {
+      if (isPoll(elt)) { linkDown("poll"); } else if (tap) { tapLost(tap); }
+      return;
+    }
+    if (tap) {  // answered (applied, refused or a conflict: the server has it, at most once)
+      conn.unsent = null;
+      delete conn.down.tap;
+      showLink();
+    }
+    linkUp(isPoll(elt) ? "poll" : "page");
+  });
+  // no answer at all (the network, the server gone); an abort (htmx:sendAbort) is this page's own doing
+  document.addEventListener("htmx:sendError", function (e) {
+    var elt = e.detail && e.detail.requestConfig ? e.detail.requestConfig.elt : null;
+    var xhr = e.detail && e.detail.xhr;
+    if (isPoll(elt)) { linkDown("poll"); return; }
+    if (conn.ended && xhr === conn.ended.xhr) { tapLost(conn.ended); }
+  });
+
+  function linkDown(what) {
+    conn.down[what] = true;
+    clearTimeout(conn.backTimer);
+    showLink();
+  }
+  function linkUp(what) {
+    var wasDown = isDown();
+    delete conn.down[what];
+    if (what !== "tap") { delete conn.down.tap; }  // the server answers again
+    if (wasDown && !isDown()) {
+      conn.said = "back";
+      clearTimeout(conn.backTimer);
+      conn.backTimer = setTimeout(function () { if (conn.said === "back" && !conn.unsent) { conn.said = ""; showLink(); } },
+                                  BACK_SHOWN_MS);
+      showLink();
+      catchUpNow();
+    }
+  }
+  function isDown() {  // no answer to a tap, or the stream and the poll both failing
+    return !!(conn.down.tap || (conn.down.stream && conn.down.poll));
+  }
+  function catchUpNow() {  // the link is back: the newest version of the game
+    if (!conn.tap) { htmx.trigger(document.body, "game-changed"); }
+  }
+
+  function connBox() {
+    if (!conn.box) {
+      var box = document.createElement("div");
+      box.className = "conn-state";
+      box.setAttribute("role", "alert");
+      box.appendChild(document.createElement("p"));
+      var retry = document.createElement("button");
+      retry.type = "button";
+      retry.className = "btn btn-primary conn-retry";
+      box.appendChild(retry);
+      conn.box = box;
+    }
+    return conn.box;
+  }
+  function showLink() {  // the connection's message in the decision bar (else under the status bar), or none
+    var down = isDown(), unsent = conn.unsent, text = "", level = "error";
+    if (down) {
+      conn.said = "down";
+      text = unsent ? gettext("No connection to the server — the move was not sent.")
+        : gettext("No connection to the server: moves cannot be sent until it is back.");
+    } else if (unsent) {
+      text = gettext("The connection is back, but the move was not sent: tap Retry to send it.");
+      level = "warning";
+    } else if (conn.said === "back") {
+      text = gettext("The connection is back: the page shows the newest state of the game.");
+      level = "success";
+    }
+    if (!text) {
+      if (conn.box && conn.box.parentNode) { conn.box.parentNode.removeChild(conn.box); fitBar(); }
+      return;
+    }
+    var box = connBox();
+    box.className = "conn-state conn-" + level;
+    box.firstChild.textContent = text;
+    box.lastChild.textContent = gettext("Retry");
+    box.lastChild.hidden = !unsent;
+    if (down) {  // the old answer is not the news any more
+      var old = document.querySelectorAll("#game .flash");
+      for (var i = 0; i < old.length; i++) { old[i].parentNode.removeChild(old[i]); }
+    }
+    var place = document.querySelector("#game .decision-bar .bar-answer") || document.querySelector("#game .pinned");
+    if (place && box.parentNode !== place) { place.appendChild(box); }
+    fitBar();
+  }
+
+  function note(text) {  // a short answer of the page itself, where the answer to a tap goes
+    clearErrors();
+    var flash = document.createElement("div");
+    flash.className = "flash flash-warning flash-here";
+    flash.setAttribute("role", "status");
+    var p = document.createElement("p");
+    p.textContent = text;
+    flash.appendChild(p);
+    var place = document.querySelector("#game .decision-bar .bar-answer") || document.querySelector("#game .pinned");
+    if (place) { place.appendChild(flash); fitBar(); }
+  }
+  window.qmgNote = note;  // static/js/board.js: why a tap on the map did nothing
+
+  // «Повторить»: the same form again, its values as they were sent (its version too: a move the server did get
+  // is refused as a conflict, never applied twice); its answer goes into the bar like a tap's
+  document.addEventListener("click", function (e) {
+    var retry = e.target && e.target.closest ? e.target.closest(".conn-retry") : null;
+    var tap = conn.unsent;
+    if (!retry || !tap) { return; }
+    if (conn.tap && conn.tap.xhr) { conn.tap.replaced = true; conn.tap.xhr.abort(); }
+    conn.unsent = null;
+    delete conn.down.tap;
+    conn.said = "";
+    retry.hidden = true;
+    retry.previousSibling.textContent = gettext("Sending the move again…");
+    tappedTop = retry.getBoundingClientRect().top;
+    tappedInBar = !!retry.closest(".decision-bar");
+    htmx.ajax("POST", tap.path, { source: retry, values: tap.values, target: "#game", swap: "outerHTML show:none" });
   });
 
   // ------------------------------------------------------------------ new-game form ----

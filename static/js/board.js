@@ -18,7 +18,13 @@
  *   [data-step-choice][data-space]   the engine's legal choices of the open card step (buttons in
  *                                    #card-steps): their spaces are outlined on the map; a tap on an
  *                                    outlined space with one choice makes it, with several it shows them.
+ *   g.space-half[data-half-of]       where the board wraps (static/js: a cylinder), the other half of a space
+ *                                    at the opposite edge: a tap on it is a tap on that space
+ *   [data-roles] (#game)             this phone's countries (its seat): the first view is centred on the home
+ *                                    space of the one to play (else of the first), found by its g.home[data-home]
  * On selection the svg dispatches a bubbling "board:select" event with detail {space, name}.
+ * The view (pan and zoom) is kept for the page in sessionStorage: a refresh or a reload keeps it.
+ * A tap on a space that is not outlined while a card step's spaces are says why (window.qmgNote, app.js).
  */
 (function () {
   "use strict";
@@ -30,7 +36,10 @@
   var TAP_SLOP = 8;         // px a pointer may move and still be a tap
   var views = new WeakMap(); // svg -> view state
   var lastView = null;       // the view of the map last shown: kept when htmx swaps the map in again
-  try { lastView = JSON.parse(window.sessionStorage.getItem("qmg-board-view") || "null"); } catch (e) { lastView = null; }
+  var STORE = "qmg-board-view:" + window.location.pathname;  // the game page and the table screen apart
+  try { lastView = JSON.parse(window.sessionStorage.getItem(STORE) || "null"); } catch (e) { lastView = null; }
+  // the page's language (Django's JavaScript catalogue, /jsi18n/); without it, the English text
+  var gettext = typeof window.gettext === "function" ? window.gettext : function (text) { return text; };
 
   function closest(el, sel) {
     return el && el.closest ? el.closest(sel) : null;
@@ -48,9 +57,9 @@
     return closest(svg, ".board-viewport") || svg.parentNode;
   }
 
-  function boxSize(svg) {
+  function boxSize(svg) {  // the map's own box (the zoom buttons have a strip of their own beside it)
     var vp = viewportOf(svg);
-    return { w: vp.clientWidth || 360, h: vp.clientHeight || 300 };
+    return { w: svg.clientWidth || vp.clientWidth || 360, h: svg.clientHeight || vp.clientHeight || 300 };
   }
 
   function minScale(v) {
@@ -78,8 +87,19 @@
     }
   }
 
+  // this phone's home space: of its country to play now, else of its first country (none for a spectator)
+  function homeSpace(svg) {
+    var holder = document.querySelector("#game [data-roles]");
+    var roles = holder ? (holder.getAttribute("data-roles") || "").split(/\s+/).filter(Boolean) : [];
+    if (!roles.length) { return null; }
+    var active = document.querySelector("#game .status-bar .active");
+    var now = active && roles.filter(function (r) { return active.classList.contains("country-" + r); })[0];
+    var mark = svg.querySelector('g.home[data-home="' + (now || roles[0]) + '"]');
+    return mark ? closest(mark, "g.space") : null;
+  }
+
   function focusPoint(svg) {
-    var sel = svg.querySelector(".space.selected");
+    var sel = svg.querySelector(".space.selected") || homeSpace(svg);
     if (sel) {
       var c = centreOf(sel);
       if (c) { return c; }
@@ -159,9 +179,10 @@
     });
     var svgs = document.querySelectorAll("[data-board] svg.board-svg");
     for (var i = 0; i < svgs.length; i++) {
-      var all = svgs[i].querySelectorAll("g.space");
+      var all = svgs[i].querySelectorAll("g.space, g.space-half");
       for (var j = 0; j < all.length; j++) {
-        all[j].classList.toggle("target", !!spaces[all[j].getAttribute("data-space")]);
+        var id = all[j].getAttribute("data-space") || all[j].getAttribute("data-half-of");
+        all[j].classList.toggle("target", !!spaces[id]);
       }
     }
   }
@@ -207,6 +228,7 @@
   }
 
   function svgFromEvent(e) {
+    if (closest(e.target, ".board-controls")) { return null; }  // the zoom buttons' strip is not the map
     var vp = closest(e.target, ".board-viewport");
     return vp ? vp.querySelector("svg.board-svg") : null;
   }
@@ -323,10 +345,10 @@
   }
 
   function markSelected(svg, g) {
-    var old = svg.querySelectorAll("g.space.selected");
+    var old = svg.querySelectorAll("g.space.selected, g.space-half.selected");
     for (var i = 0; i < old.length; i++) {
       old[i].classList.remove("selected");
-      old[i].setAttribute("aria-pressed", "false");
+      if (old[i].hasAttribute("aria-pressed")) { old[i].setAttribute("aria-pressed", "false"); }
       var r = old[i].querySelector(".sel-ring");
       if (r) { r.setAttribute("visibility", "hidden"); }
     }
@@ -335,6 +357,8 @@
     g.setAttribute("aria-pressed", "true");
     var ring = g.querySelector(".sel-ring");
     if (ring) { ring.setAttribute("visibility", "visible"); }
+    var halves = svg.querySelectorAll('g.space-half[data-half-of="' + g.getAttribute("data-space") + '"]');
+    for (var j = 0; j < halves.length; j++) { halves[j].classList.add("selected"); }
   }
 
   function parseJSON(text) {
@@ -452,23 +476,42 @@
       }
       return;
     }
-    var g = closest(e.target, "g.space");
+    var g = spaceTapped(e.target);
     var svg3 = g && closest(g, "svg.board-svg");
     if (!svg3) { return; }
     var v3 = views.get(svg3);
     if (v3 && Date.now() - v3.lastDrag < 350) { return; }  // the end of a drag is not a tap
-    select(svg3, g);
-    if (g.classList.contains("target")) { takeChoice(g.getAttribute("data-space")); }
+    tapSpace(svg3, g);
   });
 
+  // a space, or the other half of one where the board wraps
+  function spaceTapped(target) {
+    var half = closest(target, "g.space-half");
+    if (half) {
+      var svg = closest(half, "svg.board-svg");
+      return svg ? spaceById(svg, half.getAttribute("data-half-of")) : null;
+    }
+    return closest(target, "g.space");
+  }
+
+  function tapSpace(svg, g) {
+    select(svg, g);
+    if (g.classList.contains("target")) {
+      takeChoice(g.getAttribute("data-space"));
+    } else if (svg.querySelector("g.space.target") && typeof window.qmgNote === "function") {
+      // a card step's spaces are outlined and this is not one of them: the tap says why nothing happened
+      window.qmgNote(gettext("%(space)s is not a choice of this step: tap a space outlined on the map, or a button of the step.")
+        .replace("%(space)s", g.getAttribute("data-name") || g.getAttribute("data-space")));
+    }
+  }
+
   document.addEventListener("keydown", function (e) {
-    var g = closest(e.target, "g.space");
+    var g = spaceTapped(e.target);
     if (!g || (e.key !== "Enter" && e.key !== " " && e.key !== "Spacebar")) { return; }
     var svg = closest(g, "svg.board-svg");
     if (!svg) { return; }
     e.preventDefault();
-    select(svg, g);
-    if (g.classList.contains("target")) { takeChoice(g.getAttribute("data-space")); }
+    tapSpace(svg, g);
   });
 
   // the form's own field changed (e.g. a <select name="space">): follow it on the map
@@ -493,7 +536,11 @@
   document.addEventListener("htmx:afterSwap", function (e) { initAll(e.target || document); initAll(document); });
   document.addEventListener("htmx:load", function (e) { initAll(e.target || document); });
   window.addEventListener("resize", function () { initAll(document); });
-  window.addEventListener("pagehide", function () {
-    try { window.sessionStorage.setItem("qmg-board-view", JSON.stringify(lastView)); } catch (e) { /* private mode */ }
+  function keepView() {
+    try { window.sessionStorage.setItem(STORE, JSON.stringify(lastView)); } catch (e) { /* private mode */ }
+  }
+  window.addEventListener("pagehide", keepView);
+  document.addEventListener("visibilitychange", function () {  // a phone put away may never show the page again
+    if (document.visibilityState === "hidden") { keepView(); }
   });
 })();

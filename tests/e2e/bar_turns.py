@@ -19,13 +19,8 @@ the decision (the two hand cards ticked; the card, unit and target chosen) is le
 """
 import argparse
 import json
-import os
-import socket
 import subprocess
 import sys
-import tempfile
-import time
-import urllib.request
 import warnings
 from pathlib import Path
 
@@ -34,6 +29,7 @@ from playwright.sync_api import expect, sync_playwright
 HERE = Path(__file__).resolve()
 sys.path.insert(0, str(HERE.parents[2]))
 warnings.filterwarnings("ignore", message="No directory at")  # whitenoise, on importing the tests' Django helpers
+from tests.e2e.checkout import served  # noqa: E402
 from tests.e2e.conftest import ARTIFACTS, CHROMIUM, FLAGS  # noqa: E402
 from tests.e2e.test_decision_bar import HTMX_BUSY, PHONE, UNDER_FINGER  # noqa: E402
 
@@ -196,40 +192,14 @@ def generalissimus(new_page, url, seats, shots):
     return [south]
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("checkout", type=Path, help="a checkout of this project with its own .venv")
     parser.add_argument("--shots", default="before-bar", help="prefix of the screenshots in test-artifacts/")
     args = parser.parse_args()
     checkout = args.checkout.resolve()
-    python = checkout / ".venv" / "bin" / "python"
-    tmp = Path(tempfile.mkdtemp(prefix="bar-turns-"))
-    port = free_port()
-    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp}/db.sqlite3", "DJANGO_SECRET_KEY": "bar-turns",
-           "DJANGO_CREATION_LIMIT": "0", "LIMITS_CACHE_DIR": str(tmp / "limits"), "WEB_ACCESS_LOG": "/dev/null",
-           "DJANGO_LIVE_BUS": "local"}
-    log = open(tmp / "server.log", "w")
-    server = subprocess.Popen([str(python), "manage.py", "serve", "--bind", f"127.0.0.1:{port}", "--workers", "1"],
-                              cwd=checkout, env=env, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(120):
-            try:
-                urllib.request.urlopen(url + "/ping/", timeout=2)
-                break
-            except OSError:
-                time.sleep(0.5)
-        else:
-            raise SystemExit(f"the server did not start: see {tmp}/server.log")
-        out = subprocess.run([str(python), "manage.py", "shell", "-c", CREATE], cwd=checkout, env=env,
-                             capture_output=True, text=True, check=True).stdout
-        seats = json.loads(out.split("SEATS", 1)[1])
+    with served(checkout, "bar-turns") as (url, shell):
+        seats = json.loads(shell(CREATE).split("SEATS", 1)[1])
         print(f"checkout {checkout} ({subprocess.run(['git', 'rev-parse', '--short', 'HEAD'], cwd=checkout, capture_output=True, text=True).stdout.strip()}), 360×640")
         phones = []
         with sync_playwright() as pw:
@@ -250,10 +220,6 @@ def main():
         for phone in phones:
             for title, taps, scrolls in phone.turns:
                 print(f"{phone.name}: {title} | {taps} | {scrolls}")
-    finally:
-        server.terminate()
-        server.wait(timeout=20)
-        log.close()
 
 
 if __name__ == "__main__":

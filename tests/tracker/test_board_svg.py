@@ -224,22 +224,56 @@ def test_every_space_is_inside_the_viewbox_and_boxes_do_not_overlap():
             assert ax + aw <= bx or bx + bw <= ax or ay + ah <= by or by + bh <= ay, (a, b)
 
 
-def test_the_cylinder_seam_is_outside_the_pacific():
-    """The Pacific is drawn whole; adjacencies across the seam leave one edge and enter the other."""
+def shape_x(group):
+    shape = [e for e in group.iter() if "shape" in classes(e)][0]
+    return float(shape.get("x")) + float(shape.get("width")) / 2
+
+
+def test_the_board_wraps_in_the_pacific_as_the_printed_board_does():
+    """A world map centred on Europe, cut where the antimeridian runs: the Americas, the Atlantic, Europe, Asia from
+    left to right; the Pacific at both edges, each space with a link across the seam shown again, cut in half, at
+    the opposite edge, and its link drawn to that half."""
     root = parse(render())
     groups = spaces(root)
+    x = {sid: shape_x(g) for sid, g in groups.items()}
+    assert x["western_us"] < x["eastern_us"] < x["north_atlantic"] < x["united_kingdom"] < x["germany"] \
+        < x["moscow"] < x["china"] < x["japan"]  # the Atlantic whole, between the Americas and Europe
+    assert x["eastern_pacific"] < x["western_us"] and x["japan"] < x["north_pacific"]  # the Pacific at both edges
+    width = float(root.get("viewBox").split()[2])
+    halves = {(g.get("data-half-of"), float([e for e in g.iter() if "shape" in classes(e)][0].get("x")) < 0)
+              for g in root.iter("{%s}g" % NS["s"]) if "space-half" in classes(g)}
+    # North Pacific (drawn at the right, beside Japan) again at the left edge, beside the Pacific Northwest;
+    # the Eastern Pacific (at the left, beside the Western US) again at the right edge, beside the Central Pacific
+    assert ("north_pacific", True) in halves and ("eastern_pacific", False) in halves
+    assert not any(sid in ("north_atlantic", "south_atlantic", "north_sea") for sid, _left in halves)
+    for g in root.iter("{%s}g" % NS["s"]):
+        if "space-half" in classes(g):
+            assert g.get("aria-hidden") == "true" and g.find("{%s}title" % NS["s"]).text  # tappable, named
+    wrapped = [g for g in root.iter("{%s}g" % NS["s"]) if "wrapped" in classes(g)][0]
+    ends = [(float(line.get("x2")), float(line.get("y2"))) for line in wrapped]
+    assert any(x2 < width / 2 for x2, _ in ends) and any(x2 > width / 2 for x2, _ in ends)
 
-    def cx(sid):
-        shape = [e for e in groups[sid].iter() if "shape" in classes(e)][0]
-        return float(shape.get("x"))
 
-    pacific = ["north_pacific", "central_pacific", "south_pacific", "eastern_pacific", "hawaii"]
-    # the Pacific lies between Asia and the Americas, not split over both edges
-    assert all(cx("japan") < cx(s) < cx("western_us") for s in pacific)
-    wrapped = [g for g in root.iter("{%s}g" % NS["s"]) if "wrapped" in classes(g)]
-    assert wrapped and len(list(wrapped[0])) >= 2
-    labels = "".join(t for g in root.iter("{%s}g" % NS["s"]) if "wrap-labels" in classes(g) for t in g.itertext())
-    assert "Северная Атлантика" in labels
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_the_table_screens_board_is_denser_with_larger_names(lang):
+    """The table screen's geometry: the same spaces, not overlapping, in less room, with larger names."""
+    from tracker.qmg.board_svg import PHONE, SCREEN
+
+    phone, screen = parse(render(lang=lang)), parse(render(lang=lang, geometry=SCREEN))
+    pw, ph = map(float, phone.get("viewBox").split()[2:])
+    sw, sh = map(float, screen.get("viewBox").split()[2:])
+    assert sw < pw * 0.8 and sh <= ph
+    assert SCREEN.font > PHONE.font
+    boxes = []
+    for sid, g in spaces(screen).items():
+        shape = [e for e in g.iter() if "shape" in classes(e)][0]
+        boxes.append((sid, float(shape.get("x")), float(shape.get("y")), float(shape.get("width")),
+                      float(shape.get("height"))))
+        name = [e for e in g.iter() if "name" in classes(e)][0]
+        assert float(name.get("font-size")) >= 12, sid  # smaller only for a long single word
+    for i, (a, ax, ay, aw, ah) in enumerate(boxes):
+        for b, bx, by, bw, bh in boxes[i + 1:]:
+            assert ax + aw <= bx or bx + bw <= ax or ay + ah <= by or by + bh <= ay, (a, b)
 
 
 def test_space_rows_list_pieces_with_their_supply():

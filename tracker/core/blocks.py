@@ -125,7 +125,8 @@ def whoami(c) -> SafeString:
         who += f' · <strong class="your-move">{_("your move")}</strong>'
     elif waiting:
         who += f' · <span class="waiting-for">{_("waiting for %(who)s") % {"who": esc(waiting)}}</span>'
-    out = [f'<p class="whoami">{who}</p>\n']
+    roles = f' data-roles="{esc(" ".join(actor.seat.countries))}"' if actor is not None and actor.seat is not None else ""
+    out = [f'<p class="whoami"{roles}>{who}</p>\n']
     flash = c.get("flash")
     if flash and flash.get("text"):
         out.append(f'  <div class="flash flash-{esc(flash["level"])}" role="status">\n'

@@ -574,7 +574,8 @@ def table(c) -> SafeString:
     pk = c.get("game").pk
     out.append(f'\n      <p class="links"><a href="{esc(link("ask", (pk,)))}">'
                f'{esc(_("Ask about this position (supply, attacks, straits)"))}</a>\n'
-               f'        · <a href="{esc(link("rules"))}">{esc(_("Rules lookup"))}</a>\n        ')
+               f'        · <a href="{esc(link("rules"))}">{esc(_("Rules lookup"))}</a>\n'
+               f'        · <a href="{esc(link("qmg_screen", (pk,)))}">{esc(_("Table screen"))}</a>\n        ')
     out.append(_slot(c, "host_links"))
     out.append("</p>\n    </div>\n  </div>\n")
     return mark_safe("".join(out))

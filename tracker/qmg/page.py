@@ -136,7 +136,7 @@ def _public_of(game, table, board, supply, lang) -> dict:
     active = table.active(board)
     v = victory_step(board, table.position, active, supply())
     public = {
-        "reminders": [r.text(lang) for r in reminders(board, table, supply())],
+        "reminders": [_reminder_text(r, board, table, supply(), lang) for r in reminders(board, table, supply())],
         "unsupplied": [piece_names(board, [p])[i] for p in supply().unsupplied_of(active)],  # kind, whose, where
         "countries": [{"id": cid, "name": (board.countries[cid].ru, board.countries[cid].en)[i],
                        "team": board.countries[cid].team, "cards": k, "active": cid == active}
@@ -155,6 +155,22 @@ def _public_of(game, table, board, supply, lang) -> dict:
     public["card_rows"] = _card_rows(public["countries"])
     public["fragment_keys"] = _fragment_keys(table, board, supply(), active, public)
     return public
+
+
+def _reminder_text(reminder, board, table, supply, lang) -> str:
+    """A reminder as every viewer reads it (the reminders are the same for both teams' phones and the spectators).
+    The engine's straits reminder speaks to the team to play («вашего лагеря»): here it names that team."""
+    if reminder.code != "reminder.straits":
+        return reminder.text(lang)
+    i = 1 if lang == "en" else 0
+    team = board.countries[table.active(board)].team
+    closed = ", ".join(
+        ("«%s» (%s)" if i == 0 else "%s (%s)") % ((s.ru, s.en)[i], " – ".join((board.spaces[x].ru, board.spaces[x].en)[i]
+                                                                             for x in s.seas))
+        for sid, s in board.straits.items() if supply.straits.get(sid, "allies") != team)
+    text = (_("Straits closed to the Axis, whose turn it is: %(straits)s.") if team == "axis"
+            else _("Straits closed to the Allies, whose turn it is: %(straits)s."))
+    return text % {"straits": closed}
 
 
 def _vp_chart(series: tuple, rounds: int, labels: tuple, title: str) -> str:

@@ -1,0 +1,338 @@
+"""No tap does nothing: every form of a QMG phone's live page sends its request and shows its answer, even when
+the tap is made while a live refresh is on its way (another phone has just moved).
+
+The phone is the Allies' seat of a two-player Air Marshal game on the production ASGI server (its live stream).
+Before each tap another seat (the Axis) moves through the same write path as its phone would; the refresh that
+move brings is held on its way (the test lets it go later), and the tap is then made as a finger makes it: the
+form's fields filled as a player fills them, the page scrolled to the button first (not part of the tap), then a
+press and a release at the button's centre. In half of the taps the refresh is let go *while the finger is on
+the button* (between the press and the release), so that its answer lands mid-tap.
+
+For each tap the test watches the phone's requests: it fails when the tap sent none, or when no answer (the
+answer box of the bar or of the page, or for the plain note form the page it loads) is seen after it. The
+folded forms are opened first, as a player opens them."""
+import re
+import time
+
+import pytest
+from playwright.sync_api import expect
+
+from gameplay.qmg.seating import DEFAULT_SEATING
+from tracker.core import log
+from tracker.models import Game
+from tracker.qmg import selectors
+from tracker.qmg.views import create_game
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+PHONE = {"width": 360, "height": 640}
+HOST = log.Actor(is_host=True)
+GAME_GET = re.compile(r".*/g/\d+/(\?.*)?$")
+
+
+def submit(game, command, actor=HOST):
+    game.refresh_from_db()
+    result = log.submit(game.pk, game.version, actor, command)
+    assert result.applied, (command, result.reason)
+
+
+def host_turn(game, play, deploy=None):
+    submit(game, play)
+    submit(game, {"type": "end_play"})
+    if deploy:
+        submit(game, {"type": "deploy_air", "space": deploy})
+    for cmd in ({"type": "end_air"}, {"type": "supply"}, {"type": "score"}, {"type": "discard", "n": 0},
+                {"type": "draw"}):
+        submit(game, cmd)
+
+
+def air_marshal_round_two():
+    """Round 2 of a two-player Air Marshal game, Germany to play: armies and air forces of Germany (Eastern
+    Europe) and the USSR (Ukraine), «Карточная система» face up for the UK, so that every form of the Allies' page
+    is there (the status card form, removing a piece, the bolster card, notes, undo and redo)."""
+    game = create_game("Каждое нажатие", list(zip(["Ось", "Союзники"], DEFAULT_SEATING[2])), {"air_marshal": True})
+    discard = {"type": "play_card", "card_type": "discard_unused"}
+    host_turn(game, {"type": "play_card", "card_type": "build_army", "space": "eastern_europe"}, deploy="eastern_europe")
+    host_turn(game, {"type": "play_card", "card_type": "status", "card_id": "uk_rationing"})
+    host_turn(game, discard)
+    host_turn(game, {"type": "play_card", "card_type": "build_army", "space": "ukraine"}, deploy="ukraine")
+    host_turn(game, discard)
+    host_turn(game, discard)
+    return game
+
+
+class OtherPhone:
+    """The Axis seat's moves, made through the write path its phone uses: the next step of its turn while one of
+    its countries is active, otherwise a removal of one of its own pieces (allowed at any time), taken back by
+    its own undo the next time (so the Axis never runs out of pieces)."""
+
+    STEP = {"air": {"type": "end_air"}, "supply": {"type": "supply"}, "victory": {"type": "score"},
+            "discard": {"type": "discard", "n": 0}, "draw": {"type": "draw"}}
+
+    def __init__(self, game):
+        self.game = game
+        self.seat = next(s for s in game.seats.all() if "germany" in s.countries)
+        self.actor = log.Actor(seat=self.seat)
+        self.removed_at = None  # the version the last removal made
+
+    def move(self):
+        game = Game.objects.get(pk=self.game.pk)
+        if self.removed_at == game.version:
+            result = log.undo(game.pk, game.version, self.actor)
+            assert result.applied, result.reason
+            self.removed_at = None
+            return
+        table = selectors.table_of(game)
+        board = selectors.board_of(game)
+        active = table.active(board)
+        if active in self.seat.countries:
+            if table.phase == "play":
+                command = {"type": "end_play"} if table.played else {"type": "play_card", "card_type": "discard_unused"}
+            else:
+                command = self.STEP[table.phase]
+        else:
+            piece = next(p for p in table.position.pieces if p.country in self.seat.countries and p.kind == "army")
+            command = {"type": "step", "action": "remove", "country": piece.country, "space": piece.space,
+                       "kind": piece.kind}
+        submit(self.game, command, self.actor)
+        if command["type"] == "step":
+            self.removed_at = Game.objects.get(pk=self.game.pk).version
+
+
+class Phone:
+    """The Allies' phone: its requests are watched; the refresh a move of the other seat brings is held."""
+
+    def __init__(self, page):
+        self.page = page
+        self.sent = []
+        self.held = []
+        self.holding = False
+        page.on("request", lambda r: self.sent.append((r.method, r.url, r.is_navigation_request())))
+        page.route(GAME_GET, self._route)
+
+    def _route(self, route):
+        request = route.request
+        if self.holding and request.method == "GET" and request.headers.get("hx-request"):
+            self.held.append(route)
+        else:
+            route.continue_()
+
+    def version(self):
+        return int(self.page.locator("#game").get_attribute("data-version"))
+
+    def refresh_on_its_way(self, other):
+        """Another phone moves; the refresh it brings is held on its way."""
+        self.holding = True
+        other.move()
+        deadline = time.monotonic() + 5
+        while not self.held:
+            assert time.monotonic() < deadline, "the live refresh was not asked for"
+            self.page.wait_for_timeout(20)
+
+    def let_go(self):
+        self.holding = False
+        for route in self.held:
+            try:
+                route.continue_()
+            except Exception:  # noqa: BLE001 - the page gave that request up for the tap: nothing to let go
+                pass
+        self.held.clear()
+
+    def tap(self, button, label, mid_tap=False):
+        """A finger's tap on ``button`` (scrolled to first); with ``mid_tap`` the held refresh lands while the
+        finger is down. Fails when the tap sends no request or nothing answers it."""
+        button.scroll_into_view_if_needed()
+        box = button.bounding_box()
+        assert box, label
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        before = len(self.sent)
+        self.page.mouse.move(x, y)
+        self.page.mouse.down()
+        if mid_tap:
+            version = self.version()
+            self.let_go()
+            self.page.wait_for_timeout(400)  # the refresh's answer has come back while the finger is down
+            print(f"  {label}: the refresh landed mid-tap: {self.version() != version}")
+        self.page.mouse.up()
+        deadline = time.monotonic() + 4
+        while not any(m == "POST" for m, _url, _nav in self.sent[before:]):
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{label}: the tap sent nothing ({'refresh mid-tap' if mid_tap else 'refresh on its way'})")
+            self.page.wait_for_timeout(25)
+        self.let_go()
+        print(f"  {label}: sent {[(m, u.split('/g/')[-1]) for m, u, _n in self.sent[before:] if m == 'POST']}")
+
+
+def answered(page, label):
+    answer = page.locator("#game .flash, .messages .msg").first
+    expect(answer, label).to_be_visible(timeout=5000)
+    print(f"    answer: {answer.inner_text()[:100]!r}")
+
+
+def open_folded(page, summary_of):
+    details = page.locator(f"#game details.{summary_of}").first
+    if details.get_attribute("open") is None:
+        summary = details.locator("> summary")
+        summary.scroll_into_view_if_needed()
+        summary.click()
+    expect(details).to_have_attribute("open", "")
+    return details
+
+
+def test_every_form_of_the_page_is_sent_when_tapped_during_a_live_refresh(asgi_live_server, new_context, shot):
+    game = air_marshal_round_two()
+    other = OtherPhone(game)
+    allies = game.seats.get(number=2)
+    page = new_context(viewport=PHONE).new_page()
+    errors = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.goto(asgi_live_server.url + f"/join/{allies.token}/")
+    expect(page.locator("#game")).to_be_visible()
+    page.wait_for_timeout(500)  # the stream is open and heard
+    phone = Phone(page)
+
+    # Germany is to play: the Allies' forms are the folded ones and the history's
+    phone.refresh_on_its_way(other)
+    details = open_folded(page, "any-time")
+    form = details.locator("form")
+    form.locator("select[name=country]").select_option("united_states")
+    form.locator("select[name=space]").select_option("eastern_us")
+    form.locator("select[name=kind]").select_option("army")
+    phone.tap(form.locator("button[type=submit]"), "remove one of your own pieces")
+    answered(page, "remove one of your own pieces")
+
+    phone.refresh_on_its_way(other)
+    details = open_folded(page, "bolster")
+    form = details.locator("form")
+    form.locator("input[name=name]").fill("Ночные бомбардировщики")
+    phone.tap(form.locator("button[type=submit]"), "play a bolster card", mid_tap=True)
+    answered(page, "play a bolster card")
+
+    phone.refresh_on_its_way(other)
+    phone.tap(page.locator(".undo-redo button", has_text="Отменить"), "undo", mid_tap=True)
+    answered(page, "undo")
+
+    # the turn comes to the UK: the decision bar's forms
+    for _ in range(10):
+        other.move()
+        table = selectors.table_of(Game.objects.get(pk=game.pk))
+        if table.active(selectors.board_of(game)) == "united_kingdom":
+            break
+    bar = page.locator("#decision-bar")
+    expect(bar.locator("select[name=card_type]")).to_be_visible(timeout=5000)
+
+    phone.refresh_on_its_way(other)
+    bar.locator("select[name=card_type]").select_option("discard_unused")
+    phone.tap(bar.get_by_role("button", name="Сыграть карту"), "play a card (the bar)", mid_tap=True)
+    answered(page, "play a card (the bar)")
+    finish = bar.get_by_role("button", name="Закончить ход")
+    if not finish.is_visible():  # sent for the version before the other phone's move: refused as a conflict
+        expect(page.locator("#game .flash").first).to_contain_text(re.compile("изменил|обновил|[Кк]онфликт|уже"))
+        bar.locator("select[name=card_type]").select_option("discard_unused")
+        phone.tap(bar.get_by_role("button", name="Сыграть карту"), "play the card again")
+    expect(finish).to_be_visible()
+
+    # the answer to the card is in the bar: the status card form further down the page, its name typed
+    phone.refresh_on_its_way(other)
+    details = open_folded(page, "use-card")
+    form = details.locator("form:has(input[name=card])")
+    form.locator("input[name=card]").fill("Карточная система")
+    phone.tap(form.locator("button[type=submit]"), "use a status card")
+    answered(page, "use a status card")
+
+    phone.refresh_on_its_way(other)
+    phone.tap(finish, "finish the turn (the bar)")
+    answered(page, "finish the turn (the bar)")
+    for _ in range(3):  # refused as a conflict, or stopped at the air step (its own decision): tapped again
+        if not finish.is_visible():
+            break
+        phone.tap(finish, "finish the turn again")
+        answered(page, "finish the turn again")
+    expect(page.locator(".whoami .waiting-for")).to_be_visible()
+
+    phone.refresh_on_its_way(other)
+    phone.tap(page.locator(".undo-redo button", has_text="Отменить"), "undo")
+    answered(page, "undo")
+
+    # a move of the Allies' own, taken back (plain taps): «Вернуть» is open; then tapped during a refresh
+    details = open_folded(page, "any-time")
+    form = details.locator("form")
+    form.locator("select[name=country]").select_option("soviet_union")
+    form.locator("select[name=space]").select_option("ukraine")
+    form.locator("select[name=kind]").select_option("army")
+    phone.tap(form.locator("button[type=submit]"), "remove one of your own pieces (plain)")
+    expect(page.locator("#game .flash").first).to_contain_text("Юг СССР")
+    phone.tap(page.locator(".undo-redo button", has_text="Отменить"), "undo it (plain)")
+    expect(page.locator(".undo-redo button", has_text="Вернуть")).to_be_enabled()
+    phone.refresh_on_its_way(other)
+    phone.tap(page.locator(".undo-redo button", has_text="Вернуть"), "redo", mid_tap=True)
+    answered(page, "redo")
+
+    phone.refresh_on_its_way(other)  # the plain form: the page is loaded again with its answer
+    details = open_folded(page, "private-note")
+    details.locator("textarea[name=text]").fill("Держать Москву")
+    phone.tap(details.locator("button[type=submit]"), "save a note")
+    expect(page.locator(".messages .msg, #game .flash").first).to_contain_text(re.compile("[Зз]аметка"))
+    shot(page, "every-tap-360")
+    assert not [e for e in errors if "sseError" in e or "[object Event]" in e], errors
+
+
+def open_seat(new_context, server, game, number):
+    page = new_context(viewport=PHONE).new_page()
+    page.goto(server.url + f"/join/{game.seats.get(number=number).token}/")
+    expect(page.locator("#game .decision-bar")).to_be_visible()
+    page.wait_for_timeout(500)  # the stream is open and heard
+    return page
+
+
+def test_the_other_games_forms_are_sent_when_tapped_during_a_live_refresh(asgi_live_server, new_context):
+    """The Fog of War (the waiting side's undo while the other side rotates its wheel) and «Генералиссимус» (an
+    order placed while the other side places one, the refresh landing mid-tap): each tap is sent and answered."""
+    from django.test import Client
+    from django.urls import reverse
+
+    from tests.tracker.helpers import initial_data
+    from tests.tracker.test_generalissimus_views import setup_data
+    from tracker.fog_of_war.forms import NewFogGameForm
+
+    data = initial_data(NewFogGameForm(), name="Туман: каждое нажатие", axis_player="Аня", allies_player="Боря")
+    assert Client().post(reverse("fog_of_war:new"), data).status_code == 302
+    game = Game.objects.get(name="Туман: каждое нажатие")
+    axis = open_seat(new_context, asgi_live_server, game, 1)
+    allies = Phone(open_seat(new_context, asgi_live_server, game, 2))
+    axis.locator("#decision-bar form:has(input[value=start_turn]) button[type=submit]").click()
+    expect(axis.locator("#decision-bar .bar-answer .flash-success")).to_be_visible()
+    expect(allies.page.locator(".undo-redo button", has_text="Отменить")).to_be_enabled()  # a move in the log
+    bar = axis.locator("#decision-bar")
+    bar.locator("details.action > summary").filter(has_text="Новая операция").click()
+    bar.locator("form.act-new-op select[name=target]").select_option("vichy")
+    bar.locator("form.act-new-op .hand-pick label").nth(0).click()
+    bar.locator("form.act-new-op .hand-pick label").nth(1).click()
+    allies.holding = True
+    bar.locator("form.act-new-op button[type=submit]").click()  # the Axis plans an operation
+    deadline = time.monotonic() + 5
+    while not allies.held:
+        assert time.monotonic() < deadline, "the live refresh was not asked for"
+        allies.page.wait_for_timeout(20)
+    allies.tap(allies.page.locator(".undo-redo button", has_text="Отменить"), "fog of war: undo", mid_tap=True)
+    answered(allies.page, "fog of war: undo")
+
+    assert Client().post(reverse("generalissimus:new"), setup_data(name="Генералиссимус: каждое нажатие")).status_code == 302
+    game = Game.objects.get(name="Генералиссимус: каждое нажатие")
+    south = Phone(open_seat(new_context, asgi_live_server, game, 1))
+    north = open_seat(new_context, asgi_live_server, game, 2)
+    bar = south.page.locator("#decision-bar")
+    for n, card in enumerate(("musket_volley", "bayonets"), 1):
+        chip = bar.locator('form.g-place label.g-zone-chip:has(input[value="center"])')
+        if chip.count() and not chip.locator("input").is_checked():
+            chip.click()
+        south.holding = True
+        north.locator('form.g-place label.g-zone-chip:has(input[name="zone"][value="center"])').click()
+        north.locator(f'form.g-place button[name="card_type"][value="{card}"]').click()
+        deadline = time.monotonic() + 5
+        while not south.held:
+            assert time.monotonic() < deadline, "the live refresh was not asked for"
+            south.page.wait_for_timeout(20)
+        south.tap(bar.locator(f'form.g-place button[name=card_type][value="{card}"]'), f"generalissimus: order {n}",
+                  mid_tap=n == 2)
+        answered(south.page, f"generalissimus: order {n}")
