@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from gameplay.common import Reason
 
 from .air import air_prompts
+from .airretreat import air_retreat_on, air_steps_open
 from .board import Board
 from .effects import status_uses
 from .rules import compute_supply
@@ -126,6 +127,8 @@ def finish_turn(board: Board, table: Table, discard: int = 0) -> Plan:
     A command the engine refuses ends the plan (it is still sent, so the player sees the refusal)."""
     if not 0 <= discard <= MAX_DISCARD:
         raise ValueError(f"discard out of range 0..{MAX_DISCARD}: {discard}")
+    if air_steps_open(table) and air_retreat_on(table):  # a stranded air force's owner chooses first
+        return Plan((), AIR_WAITING)
     first = closing_command(board, table, discard)
     if first is None:
         return Plan((), MUST_PLAY if not table.finished else decision(board, table))

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from .board import Board, load_board
 from .cards import default_catalogue
+from .inputs import unknown
 from .scenario import run_scenario
 from .state import PositionError
 
@@ -88,7 +89,7 @@ def validate_ruling(doc) -> None:
     cat = default_catalogue()
     for cid in rules_on:
         if not isinstance(cid, str) or cat.get(cid) is None:
-            raise PositionError(f"rules_on: unknown card id {cid!r}")
+            raise PositionError("rules_on: " + unknown("card id", cid, cat.ids))
     commands = doc.get("commands", [])
     if not isinstance(commands, list):
         raise PositionError("'commands' must be a list")

@@ -22,8 +22,10 @@ from dataclasses import replace
 from gameplay.common import Outcome
 from gameplay.common.kept import Kept
 
+from .airretreat import AIR_STEP_ACTIONS, air_first_refusal, settle_air
 from .airsteps import (
-    _cmd_air_defence, _cmd_air_retreat, _cmd_air_strike, _cmd_bolster, _cmd_deploy_air, _cmd_end_air, _cmd_move_air,
+    _cmd_air_defence, _cmd_air_retreat, _cmd_air_step, _cmd_air_strike, _cmd_bolster, _cmd_deploy_air, _cmd_end_air,
+    _cmd_move_air,
 )
 from .board import AXIS, Board
 from .cardsteps import _cmd_skip, _cmd_step, free_steps_allowed, pending_view, step_choices
@@ -32,6 +34,7 @@ from .commands_base import (
     play_condition_refusal,
 )
 from .guided import GUIDED_ACTIONS, guided_choices
+from .inputs import listed, one_of, unknown
 from .phases import (
     _cmd_discard, _cmd_draw, _cmd_end_play, _cmd_play_card, _cmd_prepare, _cmd_reallocate, _cmd_score, _cmd_supply,
     draw_count, prepare_choices,
@@ -86,7 +89,9 @@ def apply_command(board: Board, table: Table, command: dict, legacy: bool = Fals
 
 def _apply_command(board: Board, table: Table, command: dict, legacy: bool) -> Outcome:
     if not isinstance(command, dict) or not isinstance(command.get("type"), str) or command["type"] not in _COMMANDS:
-        raise CommandError(f"unknown command: {command!r}"[:200])
+        kind = command.get("type") if isinstance(command, dict) else command
+        raise CommandError((one_of("command type", kind, _COMMANDS) if isinstance(command, dict) and "type" in command
+                            else f"a command needs 'type' — accepted: {listed(_COMMANDS)}")[:400])
     if table.finished:
         return _refused("game.over", "Игра окончена: ходы больше не принимаются.",
                         "The game is over: no more moves are accepted.")
@@ -95,13 +100,21 @@ def _apply_command(board: Board, table: Table, command: dict, legacy: bool) -> O
             raise CommandError(f"'{key}' must be text, got {type(command[key]).__name__}")
     country = command.get("country")
     if country is not None and country not in board.countries:
-        raise CommandError(f"unknown country: {country!r}")
-    outcome = _COMMANDS[command["type"]](board, table, {**command, "_legacy": True} if legacy else command)
+        raise CommandError(unknown("country", country, board.turn_order))
+    if not legacy:
+        waits = air_first_refusal(board, table, command)  # a stranded air force's owner chooses first
+        if waits is not None:
+            return Outcome(False, waits)
+    handler = _COMMANDS[command["type"]]
+    if command["type"] == "step" and command.get("action") in AIR_STEP_ACTIONS and not legacy:
+        handler = _cmd_air_step
+    outcome = handler(board, table, {**command, "_legacy": True} if legacy else command)
     if not outcome.ok:
         return outcome
     ops = list(outcome.changes)
     new = apply_ops(table, ops)
     notes = list(outcome.notes)
+    reason = outcome.reason
     # strait changes and sudden victory follow any change of pieces
     if any(op["op"] in ("place", "remove") for op in ops):
         notes += _strait_notes(board, table.position, new.position)
@@ -111,7 +124,30 @@ def _apply_command(board: Board, table: Table, command: dict, legacy: bool) -> O
             ops.append(end)
             new = apply_ops(new, [end])
             notes.append(sudden_victory_reason(board, new.position, team))
-    return replace(outcome, changes=tuple(ops), state=new, notes=tuple(notes))
+    if not legacy:
+        forget = _forget_auto(table, new, reason)  # the engine's own steps are spelt out right after, or never
+        if forget:
+            ops += forget
+            new = apply_ops(new, forget)
+        more, said = settle_air(board, new)  # an air force left with no army or navy: its step, or it goes
+        if more:
+            ops += more
+            new = apply_ops(new, more)
+        for note in said:  # what the engine did by itself goes into everyone's log line
+            reason = Reason(reason.code, f"{reason.ru} {note.ru}", f"{reason.en} {note.en}", reason.rule)
+        notes += said
+    return replace(outcome, reason=reason, changes=tuple(ops), state=new, notes=tuple(notes))
+
+
+def _forget_auto(before: Table, after: Table, reason: Reason) -> list[dict]:
+    """The steps the engine carried out by itself in an earlier command are forgotten after this one (unless this
+    one was such a step spelt out by hand): only the command right after may spell them."""
+    old = list((before.last or {}).get("auto") or ())
+    if not old or reason.code == "step.automatic":
+        return []
+    now = list((after.last or {}).get("auto") or ())
+    kept = [e for e in now if e not in old]
+    return [] if kept == now else [{"op": "last", "last": {**after.last, "auto": kept}}]
 
 
 _COMMANDS = {

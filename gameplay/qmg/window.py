@@ -18,7 +18,7 @@ from .program import _neighbours
 from .legacy import _legacy_pass, _legacy_use_card
 from .reasons import Reason
 from .state import ARMY, NAVY
-from .steps import _step_targets, run_pending
+from .steps import _remember_auto, _step_targets, run_pending
 from .tablestate import Table, apply_ops
 
 def _cmd_pass(board, table, cmd) -> Outcome:
@@ -213,13 +213,11 @@ def _cmd_use_card(board, table, cmd) -> Outcome:
     if cmd.get("_legacy"):
         return _legacy_use_card(board, table, cmd)
     country = cmd.get("country")
-    card = default_catalogue().get(cmd.get("card_id") or "")
-    if card is None or card.type not in ("status", "response"):
-        raise CommandError(f"not a status or response card: {cmd.get('card_id')!r}")
-    team = board.team_of(country)
-    out = _legacy_use_card(board, table, cmd)
+    out = _legacy_use_card(board, table, cmd)  # an unknown card is bad input; an event or a basic card, refused
     if not out.ok:
         return out
+    card = default_catalogue()[cmd["card_id"]]
+    team = board.team_of(country)
     if table.window is not None and table.window != team and _answerable(board, table, table.window):
         return _refused("window.not_yours", "Сейчас очередь другого лагеря отвечать: лагеря используют карты по "
                         f"очереди, начиная с противника сыгравшего ({RULE_USE_RU}).",
@@ -262,7 +260,8 @@ def _cmd_use_card(board, table, cmd) -> Outcome:
     after = apply_ops(table, ops)
     steps = program.compile_card(board, after.position, card, country,
                                  battle_context(table, card, country, board) or table.last,
-                                 alternatives=table.options.new_card_rules, per_piece=table.options.at_least(4))
+                                 alternatives=table.options.new_card_rules, per_piece=table.options.at_least(4),
+                                 lazy=table.options.at_least(6))
     notes: list[Reason] = []
     held = table.hold
     if held is not None:
@@ -272,6 +271,7 @@ def _cmd_use_card(board, table, cmd) -> Outcome:
                                                for c in _step_targets(board, after, st)):
                 ops += [{"op": "protect", "piece": dict(held["piece"])}, {"op": "hold", "hold": None},
                         *_attack_over(table)]
+                ops += _remember_auto(apply_ops(table, ops), st, {"action": "protect", **held["piece"]})
                 steps = []
                 break
         if card.timing == "when_your_navy_would_be_removed":

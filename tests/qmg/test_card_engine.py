@@ -138,9 +138,14 @@ def test_the_engine_offers_exactly_the_cards_targets_and_skip():
     assert skipped["commands"][1]["applied"]
     # the other two spaces have no legal build for this position: those steps close by themselves
     assert skipped["commands"][1]["pending"] == []
-    assert [n["en"] for n in skipped["commands"][1]["notes"]].count(
-        "“Fleet Deployed to Pearl Harbor”: this step has no legal target now — it is skipped (rule “Playing a card”: "
-        "a card's actions do not depend on each other).") == 2
+    void = [n["en"] for n in skipped["commands"][1]["notes"] if n["code"] == "card.step_void"]
+    assert void == [  # each step named: which one had no target when its turn came
+        "“Fleet Deployed to Pearl Harbor”: the step “build navy: North Pacific (may be skipped)” is skipped — it has "
+        "no legal target now that its turn has come (rule “Playing a card”: a card's actions are carried out in "
+        "turn; a step with no target is skipped).",
+        "“Fleet Deployed to Pearl Harbor”: the step “build army: Hawaii (may be skipped)” is skipped — it has no legal "
+        "target now that its turn has come (rule “Playing a card”: a card's actions are carried out in turn; a step "
+        "with no target is skipped)."]
 
 
 def test_a_mandatory_step_cannot_be_skipped_while_it_has_a_target():

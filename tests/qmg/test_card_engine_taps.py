@@ -339,7 +339,7 @@ def test_afrika_korps_unsupplied_note_names_germanys_supply_step():
                             {"type": "play_card", "card_type": "event", "card_id": "ita_afrika_korps"}]}, lang="en")
     notes = [n["en"] for n in out["commands"][0].get("notes", [])]
     unsupplied = [n for n in notes if "unsupplied" in n]
-    assert unsupplied and all("Germany's next supply step" in n and "your" not in n for n in unsupplied)
+    assert unsupplied and all("next supply step of Germany" in n and "your" not in n for n in unsupplied)
 
 
 def test_magic_step_text_says_a_status_or_a_face_down_response():
@@ -445,7 +445,7 @@ def test_a_status_discarded_by_a_card_is_one_copy_gone():
 # --- 8. card rules 2: games stored before these changes replay exactly ----------------------------
 
 def test_options_card_rules_are_written_only_for_an_old_game():
-    assert CARD_RULES == 5 and Options().card_rules == CARD_RULES
+    assert CARD_RULES == 6 and Options().card_rules == CARD_RULES
     assert "card_rules" not in Options().to_dict()  # today's table's JSON as before
     assert Options.from_dict(Options(card_rules=3).to_dict()).card_rules == 3
     old = Options(card_rules=2)
