@@ -60,8 +60,13 @@ def _cmd_move_air(board, table, cmd) -> Outcome:
     """In the air step (one action), or — per 001, a move is also a response action — in the response
     window when it is the mover's team's turn (any country of that team, for its own air force)."""
     country = cmd.get("country") or table.active(board)
-    as_response = (table.options.air_marshal and table.window is not None
-                   and table.window == board.team_of(country) and not cmd.get("_legacy"))
+    team = board.team_of(country)
+    # card rules 6: the window is open only for a team someone of which is asked; a move as a response action is
+    # also allowed in the play step while no window is open (never while it is the other team's turn)
+    as_response = table.options.air_marshal and not cmd.get("_legacy") and (
+        (table.window is not None and table.window == team)
+        or (table.options.at_least(6) and table.window is None and table.phase == "play"
+            and country != table.active(board)))
     if not as_response:
         problem = _air_step_problem(board, table, cmd)
         if problem:

@@ -211,6 +211,10 @@ def _int(value, lo, hi) -> int:
         raise CommandError(f"number out of range {lo}..{hi}: {n}")
     return n
 
+# statuses that let their owner's basic battle card target a space with no adjacent supplied piece: card id →
+# (card type, space); «Фольксштурм»: Germany's Land Battle cards may always target Germany (card rules 5)
+BATTLE_WAIVERS = {"ger_volkssturm": ("land_battle", "germany")}
+
 RULE_PLAY_RU, RULE_PLAY_EN = "правило «Как сыграть карту»", "rule “Playing a card”"
 RULE_USE_RU, RULE_USE_EN = "правило «Использование карт статусов и ответов»", "rule “Using statuses and responses”"
 

@@ -75,3 +75,8 @@ def cards_ru(n: int) -> str:
 def cards_en(n: int) -> str:
     """"1 card", "3 cards"."""
     return f"{n} card" if abs(n) == 1 else f"{n} cards"
+
+
+def cards_ru_acc(n: int) -> str:
+    """The accusative: «сбросьте 1 карту», «2 карты», «5 карт»."""
+    return f"{n} {ru_plural(n, 'карту', 'карты', 'карт')}"

@@ -12,7 +12,7 @@ from .battles import _answerable, _battle_ops, _held_note, _is_protected, _place
 from .board import ALLIES, AXIS, Board
 from .cards import default_catalogue
 from .commands_base import (
-    CARD_TYPE_NAMES, CommandError, RULE_PLAY_EN, RULE_PLAY_RU, RULE_USE_EN, RULE_USE_RU, _action, _advance,
+    BATTLE_WAIVERS, CARD_TYPE_NAMES, CommandError, RULE_PLAY_EN, RULE_PLAY_RU, RULE_USE_EN, RULE_USE_RU, _action, _advance,
     _card_title, _check_named, _copies_left, _copies_refusal, _done, _int, _need_phase, _other, _piece_ops, _r,
     _refused, piece_names, pieces_moved, play_condition_refusal,
 )
@@ -23,11 +23,9 @@ from .reasons import KIND_NAMES, Reason
 from .rules import apply_action, compute_supply, immediate_vp, victory_step
 from .state import Piece
 from .steps import _step_targets, run_pending
+from .window import waiting_for
 from .tablestate import BASIC_CARD_ACTION, CARD_TYPES, HAND_SIZE, Table, apply_ops, new_table, turn_context
 
-# statuses that let their owner's basic battle card target a space with no adjacent supplied piece: card id →
-# (card type, space); «Фольксштурм»: Germany's Land Battle cards may always target Germany (card rules 5)
-BATTLE_WAIVERS = {"ger_volkssturm": ("land_battle", "germany")}
 
 
 def _battle_waiver(table, action):
@@ -367,8 +365,13 @@ def _cmd_end_play(board, table, cmd) -> Outcome:
     problem = _need_phase(board, table, cmd, "play")
     if problem:
         return problem
+    if table.options.at_least(6):  # card rules 6: only the countries asked keep the step open
+        problem = _window_waits(board, table)
+        if problem:
+            return problem
     opponents = _other(board.team_of(table.active(board)))
-    if table.hold or (table.window == opponents and _answerable(board, table, opponents)):
+    if table.hold or (table.window == opponents and _answerable(board, table, opponents)
+                      and not table.options.at_least(6)):
         return _refused("window.open", "Окно ответов ещё открыто, а у противника есть закрытые ответы: фаза "
                         f"заканчивается, только когда оба лагеря спасуют подряд ({RULE_USE_RU}).",
                         "The response window is still open and the opponents hold face-down responses: the step "
@@ -385,6 +388,26 @@ def _cmd_end_play(board, table, cmd) -> Outcome:
     if not out.ok:
         return out
     return replace(out, changes=out.changes + ({"op": "pending", "steps": []},))
+
+
+def _window_waits(board, table) -> Outcome | None:
+    """Card rules 6: the play step ends while a country other than the active one is still asked (it has a face-down
+    response or a status usable now and has not passed), or a removal waits; the active country's own turn to answer
+    is declined by ending the step."""
+    active = table.active(board)
+    others = [c for c in waiting_for(board, table) if c != active]
+    if table.hold and (others or table.window is not None):
+        names_ru = ", ".join(board.countries[c].ru for c in others) or board.countries[active].ru
+        names_en = ", ".join(board.countries[c].en for c in others) or board.countries[active].en
+        return _refused("window.open", f"Удаление фишки ждёт окна ответов: сначала ответ или пас — {names_ru} "
+                        f"({RULE_USE_RU}).", f"A removal waits for the response window: first an answer or a pass — "
+                        f"{names_en} ({RULE_USE_EN}).")
+    if others:
+        names_ru = ", ".join(board.countries[c].ru for c in others)
+        names_en = ", ".join(board.countries[c].en for c in others)
+        return _refused("window.open", f"Окно ответов открыто: ждём ответа или паса — {names_ru} ({RULE_USE_RU}).",
+                        f"The response window is open: waiting for an answer or a pass — {names_en} ({RULE_USE_EN}).")
+    return None
 
 
 def _cmd_prepare(board, table, cmd) -> Outcome:

@@ -21,6 +21,7 @@ from .adjacency import Adjacency, strait_status
 from .board import ALLIES, AXIS, Board
 from .cards import Card, default_catalogue
 from .effects import condition_holds
+from .inputs import cards_en, cards_ru
 from .rules import Action, check_action, compute_supply
 from .state import ARMY, NAVY, Position
 
@@ -383,6 +384,11 @@ def describe(board: Board, step: dict, lang: str = "ru", title: bool = True) -> 
           "discard_response": "discard an opponent's response", "manual": "apply as the card says",
           "play_from": "play a card ({})".format({"own_deck": "from the deck", "own_discard": "from the discard pile",
                                                  "hand": "from the hand"}.get(step.get("source"), ""))}.get(kind, kind)
+    targets_ = [board.countries[t] for t in step.get("targets") or () if t in board.countries]
+    if kind == "discard" and len(targets_) == 1 and not step.get("alternative"):  # a named deck discards
+        n = int(step.get("n", 1))
+        ru = f"{targets_[0].ru} {targets_[0].verb_ru('сбрасывает', 'сбрасывают')} из колоды: {cards_ru(n)}"
+        en = f"{targets_[0].en} discards {cards_en(n)} from the top of its deck"
     if kind == "discard" and step.get("alternative"):  # «Мальтийские субмарины»: the target's own choice
         alt = step["alternative"]
         alt_spaces = [board.spaces[s] for s in alt.get("spaces") or () if s in board.spaces]

@@ -48,7 +48,9 @@ def _choice_ops(board, table, step: dict, cand: dict) -> tuple[list[dict], list[
             return _protected_refusal(board, piece)
         c, sp = board.countries[piece.country], board.spaces[piece.space]
         last = {**(table.last or {}), "removed": piece.to_dict()}
-        return ([{"op": "remove", **piece.to_dict()}, {"op": "last", "last": last}], [],
+        answer = [{"op": "window", "team": board.team_of(piece.country), "passes": 0}] \
+            if table.options.at_least(6) else []  # card rules 6: the owner's team may answer the elimination
+        return ([{"op": "remove", **piece.to_dict()}, {"op": "last", "last": last}, *answer], [],
                 _r("card.eliminated", f"Уничтожена фишка страны {c.ru} в «{sp.ru}».",
                    f"{c.en}'s piece in {sp.en} is eliminated."))
     if kind == "protect":

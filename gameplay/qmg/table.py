@@ -44,11 +44,15 @@ from .reasons import Reason
 from .reminders import reminders
 from .rules import strait_status, sudden_victory, sudden_victory_reason
 from .state import Position
+from .usable import StepWarning, Usable, steps_without_target, usable_now, use_text
 from .tablestate import (
     BASIC_CARD_ACTION, CARD_RULES, CARD_TYPES, FREE_STEP_TYPES, HAND_SIZE, MAX_DECK, PHASES, STEP_TYPES, Cards,
     Options, Table, apply_ops, named_statuses, new_table, turn_context,
 )
-from .window import _cmd_pass, _cmd_use_card, battle_context, face_down_refusal, is_face_down_play
+from .window import (
+    WindowView, _cmd_pass, _cmd_use_card, asked, battle_context, face_down_refusal, is_face_down_play, response_usable,
+    settle_window, status_usable, waiting_for, window_view,
+)
 
 __all__ = [
     "BASIC_CARD_ACTION", "CARD_RULES", "CARD_TYPES", "CARD_TYPE_NAMES", "COMMAND_TYPES", "FREE_STEP_TYPES",
@@ -57,6 +61,10 @@ __all__ = [
     "face_down_refusal", "free_steps_allowed", "guided_choices", "is_face_down_play", "named_statuses",
     "new_table", "pending_view", "piece_names", "pieces_moved", "play_condition_refusal", "play_from_choices",
     "prepare_choices", "reminders", "step_choices", "turn_context",
+    # the decision bar's questions (card rules 6): who the response window waits for, what each country may use
+    # now, what a card would do for nothing
+    "StepWarning", "Usable", "WindowView", "asked", "response_usable", "status_usable", "steps_without_target",
+    "usable_now", "use_text", "waiting_for", "window_view",
 ]
 
 
@@ -124,11 +132,30 @@ def _apply_command(board: Board, table: Table, command: dict, legacy: bool) -> O
             ops.append(end)
             new = apply_ops(new, [end])
             notes.append(sudden_victory_reason(board, new.position, team))
+    data = dict(outcome.data)
     if not legacy:
         forget = _forget_auto(table, new, reason)  # the engine's own steps are spelt out right after, or never
         if forget:
             ops += forget
             new = apply_ops(new, forget)
+        opened = command["type"] != "pass" and any(op["op"] == "window" and op.get("team") for op in outcome.changes)
+        if opened and new.options.at_least(6):  # what the window that opens is about, for the phones' prompt
+            stake = [{"op": "last", "last": {**(new.last or {}), "stake": {
+                "by": command.get("country"), "ru": reason.ru, "en": reason.en}}}]
+            ops += stake
+            new = apply_ops(new, stake)
+        more, said, closed = settle_window(board, new)  # a team nobody can answer for passes by itself
+        if more:
+            ops += more
+            new = apply_ops(new, more)
+        for note in said:
+            reason = Reason(reason.code, f"{reason.ru} {note.ru}", f"{reason.en} {note.en}", reason.rule)
+        data.update(closed)
+        if command["type"] == "pass" and (closed.get("window") or {}).get("removed"):  # the pass that let it happen
+            reason = Reason("window.removed", reason.ru, reason.en, reason.rule)
+        elif command["type"] == "pass" and closed.get("window"):
+            reason = Reason("window.done", f"{reason.ru} Ответов больше нет — окно ответов закрыто.",
+                            f"{reason.en} No more answers — the response window is closed.", reason.rule)
         more, said = settle_air(board, new)  # an air force left with no army or navy: its step, or it goes
         if more:
             ops += more
@@ -136,7 +163,7 @@ def _apply_command(board: Board, table: Table, command: dict, legacy: bool) -> O
         for note in said:  # what the engine did by itself goes into everyone's log line
             reason = Reason(reason.code, f"{reason.ru} {note.ru}", f"{reason.en} {note.en}", reason.rule)
         notes += said
-    return replace(outcome, reason=reason, changes=tuple(ops), state=new, notes=tuple(notes))
+    return replace(outcome, reason=reason, changes=tuple(ops), state=new, notes=tuple(notes), data=data)
 
 
 def _forget_auto(before: Table, after: Table, reason: Reason) -> list[dict]:

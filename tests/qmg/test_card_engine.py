@@ -357,12 +357,15 @@ def test_an_air_move_is_a_response_action_in_the_window():
                         "commands": [{"type": "play_card", "card_type": "discard_unused"}, move]})
     assert out["commands"][1]["applied"], out["commands"][1]["reason"]["en"]
     assert out["state"]["cards"]["germany"]["hand"] == 6
-    assert out["state"]["window"] == "allies"
-    late = run_scenario({"options": {"air_marshal": True}, "pieces": pieces, "active": "united_kingdom",
+    late = run_scenario({"options": {"air_marshal": True, "card_rules": 5}, "pieces": pieces,
+                         "active": "united_kingdom",
                          "commands": [{"type": "play_card", "card_type": "discard_unused"},
                                       {"type": "pass", "country": "germany"}, {"type": "pass", "country": "united_kingdom"},
                                       move]})
-    assert not late["commands"][3]["applied"]
+    assert not late["commands"][3]["applied"]  # card rules 5: after the window closed, no response move
+    # card rules 6: nobody of the Axis is asked (no face-down response, no status): the move is still a response
+    # action while no window is open; never in the other team's turn to answer
+    assert out["state"]["window"] is None or out["state"]["window"] == "allies"
 
 
 # --- Air Marshal: «Бомбардировка»; 001's optional «Подготовка к войне» -----------------------
