@@ -27,6 +27,7 @@ from .effects import status_uses
 from .rules import compute_supply
 from .state import AIR
 from .table import Table, apply_command, turn_context
+from .usable import usable_now
 from .window import waiting_for
 
 MAX_STEPS = 8  # play, air, supply, victory, discard, draw: never more commands than a turn has steps
@@ -102,6 +103,20 @@ def window_waiting(board: Board, table: Table) -> Reason | None:
               "responses”).")
 
 
+def usable_again(board: Board, table: Table) -> Reason | None:
+    """After the active country declined and a removal happened: what it may use now (Blitzkrieg in the space just
+    emptied), so that «Закончить ход» stops there instead of declining that too."""
+    country = table.active(board)
+    if country not in waiting_for(board, table):
+        return None
+    found = usable_now(board, table, country)
+    if not found:
+        return None
+    return _r("auto.usable", "Теперь можно использовать: " + "; ".join(u.text.ru for u in found)
+              + " — или закончите ход ещё раз.", "Usable now: " + "; ".join(u.text.en for u in found)
+              + " — or finish the turn again.")
+
+
 def decision(board: Board, table: Table) -> Reason | None:
     """Why the current step needs the player (None: the engine can do it alone)."""
     if table.finished:
@@ -164,6 +179,15 @@ def finish_turn(board: Board, table: Table, discard: int = 0) -> Plan:
         current = outcome.state
         if current.finished or (current.round, current.turn) != turn:
             return Plan(tuple(commands))
+        if commands[-1]["type"] == "pass" and current.phase == "play":  # the window was declined: what next
+            again = usable_again(board, current)
+            if again is not None:  # the removal it let happen gives the player something new to use
+                return Plan(tuple(commands), again)
+            why = _air_waiting(board, current) and AIR_WAITING or window_waiting(board, current)
+            if why is not None:
+                return Plan(tuple(commands), why)
+            commands.append(closing_command(board, current, discard))
+            continue
         why = decision(board, current)
         if why is not None:
             return Plan(tuple(commands), why)

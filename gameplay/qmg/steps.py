@@ -84,6 +84,8 @@ def _choice_ops(board, table, step: dict, cand: dict) -> tuple[list[dict], list[
                     target: {"deck": k.deck, "hand": k.hand, "discard": k.discard, "vp": lost}}
             ops.append({"op": "last", "last": {**(table.last or {}), "ew": played.id,
                                                "by": step.get("player", step["by"]), "ew_hits": hits}})
+            if table.options.at_least(6):  # card rules 6: the target's team may answer the discard
+                ops.append({"op": "window", "team": board.team_of(target), "passes": 0})
         return ops, [], out.reason
     if kind == "discard_status" and not cand.get("card_id"):
         kind = "discard_response"

@@ -150,7 +150,8 @@ def _apply_command(board: Board, table: Table, command: dict, legacy: bool) -> O
             new = apply_ops(new, more)
         for note in said:
             reason = Reason(reason.code, f"{reason.ru} {note.ru}", f"{reason.en} {note.en}", reason.rule)
-        data.update(closed)
+        if closed:
+            data["window"] = {**(data.get("window") or {}), **closed["window"]}
         if command["type"] == "pass" and (closed.get("window") or {}).get("removed"):  # the pass that let it happen
             reason = Reason("window.removed", reason.ru, reason.en, reason.rule)
         elif command["type"] == "pass" and closed.get("window"):

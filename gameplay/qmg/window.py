@@ -343,14 +343,15 @@ def trigger_token(board, table, card, country) -> str:
         battles = last.get("battles") or []
         index = max((i for i, b in enumerate(battles) if b.get("space") == ctx.get("battled")
                      and b.get("by") == country and b.get("domain") == ctx.get("domain")), default=-1)
-        return f"battle:{index}:{ctx.get('battled')}"
+        # the battle, and whether its removal has happened since (a removal is a new moment to answer: Blitzkrieg)
+        return f"battle:{index}:{ctx.get('battled')}:{dump(last.get('removed'))}"
     key = TRIGGER_SPACE_OF.get(t)
     if key in ("placed", "hit"):
         return f"{key}:{dump(last.get(key))}:{len(last.get('battles') or ())}"
     if t == "when_german_army_removed":
         return f"removed:{dump(last.get('removed'))}"
-    if t == "when_your_navy_would_be_removed":
-        return f"hold:{dump(table.hold)}"
+    if t in ("when_your_navy_would_be_removed", "any_time"):  # the attack whose removal waits (each battle its own)
+        return f"hold:{dump(table.hold)}:{len(last.get('battles') or ())}:{table.phase}"
     if t in ("when_you_play_economic_warfare", "when_targeted_by_economic_warfare"):
         return f"ew:{last.get('ew')}"
     return f"{t}:{table.phase}:{table.played}"
@@ -411,6 +412,8 @@ def response_usable(board, table, country: str, card) -> bool:
     if table.finished or card.type != "response" or card.country != country \
             or table.cards_of(country).responses <= 0 or _copies_left(table, card) <= 0:
         return False
+    if table.options.at_least(6) and [card.id, trigger_token(board, table, card, country)] in spent(table):
+        return False  # declined for this event
     team = board.team_of(country)
     own_step = table.active(board) == country and table.phase in ("play", "supply")
     if table.window != team and not (table.window is None and own_step):
@@ -611,4 +614,13 @@ def _pass_asked(board, table, cmd) -> Outcome:
                         f"decides ({RULE_USE_EN}).")
     declined = [*table.declined, country]
     ops = [{"op": "window", "team": table.window, "passes": table.window_passes, "declined": declined}]
+    # what it declines now it declines for this event: not offered (nor accepted) again until a new event
+    cat = default_catalogue()
+    probe = replace(table, window=board.team_of(country))
+    now = [s for s in dict.fromkeys(table.cards_of(country).statuses)
+           if cat.get(s) is not None and status_usable(board, probe, country, cat[s])]
+    now += [r.id for r in cat.by_type("response", country) if response_usable(board, probe, country, r)]
+    if now:
+        ops.append({"op": "last", "last": {**(table.last or {}), "spent": [
+            *spent(table), *([x, trigger_token(board, table, cat[x], country)] for x in now)]}})
     return _done(_r("window.pass", f"{c.ru}: пас.", f"{c.en}: pass."), tuple(ops))

@@ -170,11 +170,10 @@ def test_general_winter_eliminates_only_in_its_spaces():
 # --- costs --------------------------------------------------------------------------------
 
 def test_dive_bombers_cost_the_top_card_of_the_deck():
-    out = run([play("land_battle", "ger_land_battle", space="ukraine"), pass_("united_kingdom"), pass_("germany"),
-               use("germany", "ger_dive_bombers")],
+    out = run([play("land_battle", "ger_land_battle", space="ukraine"), use("germany", "ger_dive_bombers")],
               ["germany army germany", "germany army eastern_europe", "soviet_union army moscow"],
               cards={"germany": {"deck": 20, "statuses": ["ger_dive_bombers"]}})
-    assert out["commands"][3]["applied"]
+    assert out["commands"][1]["applied"]  # the Allies can answer nothing: Germany is asked at once
     assert out["state"]["cards"]["germany"]["deck"] == 19
     assert out["state"]["pending"][0]["kind"] == "battle"
 
@@ -278,8 +277,8 @@ def test_a_reveal_whose_trigger_has_not_happened_is_refused():
 
 def test_a_used_card_is_discarded_before_its_text_takes_effect():
     # the cost of «Пикирующие бомбардировщики» comes out of an empty deck: from the hand, then VP
-    out = run([play("land_battle", "ger_land_battle", space="ukraine"), pass_("united_kingdom"), pass_("germany"),
-               use("germany", "ger_dive_bombers")], ["germany army germany", "germany army eastern_europe"],
+    out = run([play("land_battle", "ger_land_battle", space="ukraine"), use("germany", "ger_dive_bombers")],
+              ["germany army germany", "germany army eastern_europe"],
               cards={"germany": {"deck": 0, "hand": 1, "statuses": ["ger_dive_bombers"]}}, vp={"axis": 3})
     k = out["state"]["cards"]["germany"]
     assert (k["hand"], k["deck"]) == (0, 0)
