@@ -548,8 +548,8 @@ def removed_words(board, held: dict) -> Reason:
 
 def saved_words(board, held: dict, card) -> Reason:
     ru, en = _piece_words(board, held["piece"])
-    verb = "остаётся на поле"
-    return _r("window.saved", f"Атака отбита: {ru} {verb} — её спасла карта «{card.name_ru}».",
+    pronoun = "его" if held["piece"]["kind"] == "navy" else "её"
+    return _r("window.saved", f"Атака отбита: {ru} остаётся на поле — {pronoun} спасла карта «{card.name_ru}».",
               f"The attack is answered: {en} stays on the board — saved by “{card.name_en}”.")
 
 

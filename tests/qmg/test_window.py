@@ -99,7 +99,7 @@ def test_the_window_says_what_is_at_stake():
     assert stake.ru == "Япония атакует — под ударом флот Великобритании в секторе «Южно-Китайское море»"
     assert stake.en == "Japan attacks United Kingdom's navy in South China Sea"
     out = answer(t, use("united_kingdom", "uk_destroyers"))
-    assert out.ok and "saved by “Destroyers”" in out.reason.en and "спасла карта «Эсминцы»" in out.reason.ru
+    assert out.ok and "saved by “Destroyers”" in out.reason.en and "его спасла карта «Эсминцы»" in out.reason.ru
     assert out.data["window"] == {"saved": {"country": "united_kingdom", "kind": "navy", "space": "south_china_sea"},
                                   "by_card": "uk_destroyers", "attacker": "japan", "closed": True}
 
