@@ -74,8 +74,7 @@ def air_retreat_choices(board, table: Table, step: dict) -> list[dict]:
     out = []
     if step.get("defence"):
         out.append({"action": "air_defence", "country": country, "from_space": src,
-                    "label": {"ru": "Авиазащита: армия или флот остаётся, авиация уходит",
-                              "en": "Air defence: the army or navy stays, the air force goes"},
+                    "label": {"ru": "Применить авиазащиту", "en": "Use air defence"},
                     "command": {"type": "step", "country": country, "action": "air_defence"}})
     for s in retreat_options(board, table.position, country, src, supply.straits):
         sp = board.spaces[s]

@@ -442,12 +442,12 @@ def describe_air_retreat(board: Board, step: dict, lang: str = "ru") -> str:
     """The stranded air force's step in words: where it stands, and what its owner may do."""
     c, sp = board.countries[step["by"]], board.spaces[step["space"]]
     if lang == "en":
-        also = " or use air defence," if step.get("defence") else ""
-        return (f"Air retreat: {c.en}'s air force in {sp.en} has no army or navy of its country with it — move it "
-                f"to an adjacent space with one,{also} or remove it (Air Marshal: air retreat)")
+        also = ", use air defence" if step.get("defence") else ""
+        return (f"Air retreat: {c.en}'s air force in {sp.en} is left with no army or navy — move it next to one"
+                f"{also} or remove it (Air Marshal)")
     also = ", применить авиазащиту" if step.get("defence") else ""
-    return (f"Отступление авиации: у авиации страны {c.ru} в секторе «{sp.ru}» нет армии и флота её страны — "
-            f"перелететь в соседний сектор с ними{also} или убрать её с поля (Air Marshal: отступление)")
+    return (f"Отступление авиации: авиация {c.of_ru()} в секторе «{sp.ru}» без армии и флота — перелететь к ним"
+            f"{also} или убрать (Air Marshal)")
 
 
 # ------------------------------------------------------------------------------------------

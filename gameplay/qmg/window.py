@@ -481,11 +481,13 @@ def _air_answers(board, table, team: str) -> set[str]:
     from .rules import compute_supply
     from .tablestate import turn_context
     supply = compute_supply(board, table.position, turn_context(table))
+    # a stranded air force's own step (card rules 6) offers its air defence: its owner is asked there, not here
+    in_step = {st["by"] for st in table.pending if st["kind"] == program.AIR_RETREAT and st.get("defence")}
     found = set()
     for c in board.turn_order:
         if board.team_of(c) == team:
             prompts = air_prompts(board, table.position, table.attack, supply, [c])
-            if prompts.defence or prompts.strike_from:
+            if (prompts.defence and c not in in_step) or prompts.strike_from:
                 found.add(c)
     return found
 

@@ -34,9 +34,9 @@ def test_the_owner_is_offered_air_defence_the_adjacent_spaces_and_remove():
         {"type": "step", "country": "soviet_union", "action": "air_defence"},
         {"type": "step", "country": "soviet_union", "action": "air_retreat", "space": "moscow"},
         {"type": "step", "country": "soviet_union", "action": "air_retreat"}]
-    assert [c["label"]["ru"] for c in offered][1:] == ["Перелететь: Москва", "Убрать авиацию"]
+    assert [c["label"]["ru"] for c in offered] == ["Применить авиазащиту", "Перелететь: Москва", "Убрать авиацию"]
     view = pending_view(BOARD, t, "ru")[0]
-    assert view["text"].startswith("Отступление авиации: у авиации страны СССР в секторе «Юг СССР»")
+    assert view["text"].startswith("Отступление авиации: авиация СССР в секторе «Юг СССР» без армии и флота")
 
 
 @pytest.mark.parametrize("cmd", [

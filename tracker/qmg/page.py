@@ -438,8 +438,9 @@ def _air_context(table, board, supply, mine, lang, initial) -> dict:
     """Air Marshal prompts: the engine says what may be done; this names the spaces."""
     name = (lambda s: board.spaces[s].en) if lang == "en" else (lambda s: board.spaces[s].ru)
     p = air_prompts(board, table.position, table.attack, supply, mine)
-    if any(st["kind"] == "air_retreat" for st in table.pending):  # card rules 6: the engine's step offers them
-        p = replace(p, stranded=())
+    steps = [st for st in table.pending if st["kind"] == "air_retreat"]
+    if steps:  # card rules 6: the stranded air force's step offers its moves (and its air defence) in the bar
+        p = replace(p, stranded=(), defence=p.defence and not any(st.get("defence") for st in steps))
     hit = table.attack or {}
     own_air = [p.space for p in table.position.pieces if p.kind == "air" and p.country == table.active(board)]
     return {"air": {
