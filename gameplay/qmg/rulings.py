@@ -67,6 +67,10 @@ def _piece_pattern(value, where: str) -> dict:
     if not isinstance(value, dict) or not value or set(value) - _PIECE_KEYS \
             or not all(isinstance(v, str) for v in value.values()):
         raise PositionError(f"{where}: a piece pattern is an object with some of country, kind, space")
+    board = load_board()  # a board variant changes edges, stars and straits, never the ids
+    for key, known in (("country", board.turn_order), ("kind", ("army", "navy", "air")), ("space", board.spaces)):
+        if key in value and value[key] not in known:
+            raise PositionError(f"{where}: " + unknown(key, value[key], known))
     return value
 
 

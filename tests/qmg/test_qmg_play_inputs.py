@@ -199,3 +199,20 @@ def test_fall_of_singapores_recruit_written_out_is_accepted():
     assert [(c["applied"], c["code"]) for c in out["commands"]][2:] == [(True, "card.eliminated"),
                                                                         (True, "step.automatic")]
     assert {"country": "japan", "kind": "navy", "space": "south_china_sea"} in out["state"]["pieces"]
+
+
+def test_a_rulings_file_with_a_misspelt_id_in_its_expectations_is_bad_input(tmp_path):
+    from gameplay.qmg.rulings import check_file
+    doc = {"title": {"ru": "т", "en": "t"}, "summary": {"ru": "с", "en": "s"},
+           "cites": [{"source": "notes", "ru": "р", "en": "r"}], "pieces": PIECES,
+           "commands": [{"type": "play_card", "card_type": "build_army", "space": "eastern_europe",
+                         "expect": {"ok": True}}],
+           "expect_table": {"present": [{"country": "germany", "space": "eastern_europ"}]}}
+    path = tmp_path / "ruling.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    verdict = check_file(path)
+    assert "nearest: eastern_europe" in verdict.error
+    doc["rules_on"] = ["ger_blitzkreig"]
+    doc["expect_table"] = {}
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    assert "nearest: ger_blitzkrieg" in check_file(path).error
