@@ -441,7 +441,7 @@ def _cmd_prepare(board, table, cmd) -> Outcome:
         raise CommandError(one_of("prepare card_type", card_type, ("status", "response")))
     if card is None or card.type != "status":
         statuses = [c.id for c in default_catalogue().by_type("status", country)]
-        raise CommandError(f"prepare with card_type status needs the card_id of a status — " + (
+        raise CommandError("prepare with card_type status needs the card_id of a status — " + (
             unknown("status card id", cmd.get("card_id"), statuses) if card is None else
             f"{card.id} is {a_an(card.type)} card; accepted: {listed(statuses)}"))
     if card.country != country:

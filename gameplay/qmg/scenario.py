@@ -104,7 +104,7 @@ def setup_table(board: Board, data: dict) -> tuple[Table, dict[str, list[str]], 
         raw_cards = {}
     if not isinstance(raw_cards, dict) or set(raw_cards) - set(board.countries):
         wrong = sorted(set(raw_cards) - set(board.countries)) if isinstance(raw_cards, dict) else []
-        raise PositionError((f"'cards': " + unknown("country", wrong[0], board.turn_order)) if wrong else
+        raise PositionError(("'cards': " + unknown("country", wrong[0], board.turn_order)) if wrong else
                             f"'cards' maps country ids ({listed(board.turn_order)}) to their counts")
     cat = default_catalogue()
     cards, hands, responses = [], {}, {}

@@ -9,10 +9,10 @@ from . import program
 from .battles import _attack_over, _battle_ops, _held_note, _is_protected, _place_ops, _protected_refusal
 from .cards import default_catalogue
 from .commands_base import (
-    CommandError, RULE_USE_EN, RULE_USE_RU, _card_title, _done, _r, _refused, discard_from_deck, piece_names,
+    CommandError, RULE_PLAY_EN, RULE_PLAY_RU, RULE_USE_EN, RULE_USE_RU, _card_title, _done, _r, _refused,
+    discard_from_deck, piece_names,
 )
 from .reasons import Reason
-from .commands_base import RULE_PLAY_EN, RULE_PLAY_RU
 from .effects import condition_holds, describe_condition
 from .rules import Action, apply_action, compute_supply
 from .state import NAVY, Piece

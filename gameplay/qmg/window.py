@@ -3,8 +3,8 @@ its cost is paid first, a protection may save a held piece), passing (two passes
 and a held removal happens), and the privacy of face-down responses."""
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
 import json
+from dataclasses import dataclass, replace
 
 from gameplay.common import Outcome
 
@@ -13,10 +13,10 @@ from .battles import _answerable, _attack_over
 from .board import ALLIES, AXIS
 from .cards import default_catalogue
 from .commands_base import (
-    CommandError, RULE_USE_EN, RULE_USE_RU, _card_cost, _copies_left, _copies_refusal, _done, _pay_cost, _r,
+    RULE_USE_EN, RULE_USE_RU, _card_cost, _copies_left, _copies_refusal, _done, _pay_cost, _r,
     _refused,
 )
-from .commands_base import BATTLE_WAIVERS, PIECE_RU, _card_title, _other as _other_team
+from .commands_base import BATTLE_WAIVERS, _other as _other_team
 from .effects import INSTEAD_OF_PLAY, is_automated
 from .program import _neighbours
 from .legacy import _legacy_pass, _legacy_use_card

@@ -5,7 +5,6 @@ is written out."""
 import json
 import re
 from io import StringIO
-from pathlib import Path
 
 import pytest
 from django.core.management import call_command

@@ -2,7 +2,6 @@
 for its team, which response kinds — it may use right now, each with a one-line text and the command that uses it.
 Walks every status and response card of the catalogue: offered where its trigger has just happened, not offered
 where it has not."""
-from dataclasses import replace
 
 import pytest
 

@@ -2,7 +2,6 @@
 holds a face-down response (of a deck that has a card answering now) or a usable status passes by itself; each
 asked country declines for itself; the window says what is at stake and its closing says what happened. Games
 stored under card rules 5 replay as they were played."""
-from dataclasses import replace
 
 import pytest
 
