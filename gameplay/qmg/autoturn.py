@@ -28,7 +28,7 @@ from .rules import compute_supply
 from .state import AIR
 from .table import Table, apply_command, turn_context
 from .usable import usable_now
-from .window import waiting_for
+from .triggers import waiting_for
 
 MAX_STEPS = 8  # play, air, supply, victory, discard, draw: never more commands than a turn has steps
 MAX_DISCARD = 99

@@ -11,6 +11,7 @@ from .reasons import Reason
 from .rules import Action
 from .state import NAVY, Piece
 from .tablestate import apply_ops
+from .triggers import asked
 
 def _answerable(board, table, team: str) -> bool:
     """Does ``team`` hold something that may answer now (a face-down response)?"""
@@ -75,7 +76,6 @@ def _holds(board, table, verdict, action, hit: Piece, last: dict) -> bool:
     team holds any face-down response or a status such as Radar."""
     if not table.options.at_least(6):
         return _answerable(board, table, board.team_of(hit.country)) or _protects_now(board, table, hit)
-    from .window import asked  # the window sits above the battles in the engine's layers
     provisional = apply_ops(table, [{"op": "hold", "hold": {"piece": hit.to_dict(), "by": action.country}},
                                     *[op for op in _piece_ops(verdict, action) if op["op"] == "attack"],
                                     {"op": "last", "last": last}])

@@ -23,7 +23,7 @@ from .reasons import KIND_NAMES, Reason
 from .rules import apply_action, compute_supply, immediate_vp, victory_step
 from .state import Piece
 from .steps import _step_targets, run_pending
-from .window import waiting_for
+from .triggers import waiting_for
 from .tablestate import BASIC_CARD_ACTION, CARD_TYPES, HAND_SIZE, Table, apply_ops, new_table, turn_context
 
 

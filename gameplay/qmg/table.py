@@ -49,10 +49,8 @@ from .tablestate import (
     BASIC_CARD_ACTION, CARD_RULES, CARD_TYPES, FREE_STEP_TYPES, HAND_SIZE, MAX_DECK, PHASES, STEP_TYPES, Cards,
     Options, Table, apply_ops, named_statuses, new_table, turn_context,
 )
-from .window import (
-    WindowView, _cmd_pass, _cmd_use_card, asked, battle_context, face_down_refusal, is_face_down_play, response_usable,
-    settle_window, status_usable, waiting_for, window_view,
-)
+from .triggers import asked, battle_context, response_usable, status_usable, waiting_for
+from .window import WindowView, _cmd_pass, _cmd_use_card, face_down_refusal, is_face_down_play, settle_window, window_view
 
 __all__ = [
     "BASIC_CARD_ACTION", "CARD_RULES", "CARD_TYPES", "CARD_TYPE_NAMES", "COMMAND_TYPES", "FREE_STEP_TYPES",

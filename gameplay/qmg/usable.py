@@ -26,7 +26,7 @@ from .reasons import Reason
 from .rules import compute_supply, victory_step
 from .steps import _choice_ops, _step_targets
 from .tablestate import Table, apply_ops, turn_context
-from .window import battle_context, response_usable, status_usable
+from .triggers import battle_context, response_usable, status_usable
 
 
 @dataclass(frozen=True)

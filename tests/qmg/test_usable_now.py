@@ -7,7 +7,7 @@ import pytest
 
 from gameplay.qmg.cards import default_catalogue
 from gameplay.qmg.table import apply_command, face_down_refusal, usable_now, window_view
-from gameplay.qmg.window import engine_applied
+from gameplay.qmg.triggers import engine_applied
 
 from .helpers import BOARD, SIX, apply, table_of
 
