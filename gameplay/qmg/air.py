@@ -94,8 +94,9 @@ def retreat_options(board: Board, position: Position, country: str, space: str, 
 
 
 def air_retreat(board: Board, position: Position, country: str, from_space: str, to_space: str | None,
-                supply: SupplyReport | None = None) -> Verdict:
-    """A stranded air force moves at once to an adjacent space with its army or navy, or is removed."""
+                supply: SupplyReport | None = None, may_remove: bool = False) -> Verdict:
+    """A stranded air force moves at once to an adjacent space with its army or navy, or is removed.
+    ``may_remove`` (card rules 6): its owner may let it go even when a space is open to it — it may not stay."""
     supply = supply or compute_supply(board, position)
     piece = Piece(country, AIR, from_space)
     if piece not in position.pieces or _own_base(position, country, from_space):
@@ -104,6 +105,11 @@ def air_retreat(board: Board, position: Position, country: str, from_space: str,
                    f"The air force in {en} need not retreat (Air Marshal: air retreat).")
     options = retreat_options(board, position, country, from_space, supply.straits)
     if to_space is None:
+        if options and may_remove:
+            return Verdict(True, _r("air.retreat_removed", "Авиацию убрали с поля: её владелец не стал перелетать "
+                                    "в соседний сектор (Air Marshal: отступление).",
+                                    "The air force is taken off the board: its owner chose not to move it to an "
+                                    "adjacent space (Air Marshal: air retreat)."), removes=(piece,))
         if options:
             names = ", ".join(board.spaces[s].ru for s in options)
             names_en = ", ".join(board.spaces[s].en for s in options)

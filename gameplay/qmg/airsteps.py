@@ -6,6 +6,8 @@ from __future__ import annotations
 from gameplay.common import Outcome, refused
 
 from . import air
+from .airretreat import air_steps_open
+from .inputs import unknown
 from .commands_base import CommandError, _advance, _done, _need_phase, _other, _piece_ops, _r, _refused
 from .rules import compute_supply, strait_status
 from .state import Piece
@@ -42,7 +44,8 @@ def _cmd_deploy_air(board, table, cmd) -> Outcome:
     country = table.active(board)
     space = cmd.get("space")
     if space not in board.spaces:
-        raise CommandError(f"unknown space: {space!r}")
+        raise CommandError("deploy_air needs 'space' (a space id)" if space is None
+                           else unknown("space", space, board.spaces))
     verdict = air.deploy_air(board, table.position, country, space, table.options.air_limit(country),
                              compute_supply(board, table.position, turn_context(table)))
     if not verdict.legal:
@@ -57,16 +60,23 @@ def _cmd_move_air(board, table, cmd) -> Outcome:
     """In the air step (one action), or — per 001, a move is also a response action — in the response
     window when it is the mover's team's turn (any country of that team, for its own air force)."""
     country = cmd.get("country") or table.active(board)
-    as_response = (table.options.air_marshal and table.window is not None
-                   and table.window == board.team_of(country) and not cmd.get("_legacy"))
+    team = board.team_of(country)
+    # card rules 6: the window is open only for a team someone of which is asked; a move as a response action is
+    # also allowed in the play step while no window is open (never while it is the other team's turn)
+    as_response = table.options.air_marshal and not cmd.get("_legacy") and (
+        (table.window is not None and table.window == team)
+        or (table.options.at_least(6) and table.window is None and table.phase == "play"
+            and country != table.active(board)))
     if not as_response:
         problem = _air_step_problem(board, table, cmd)
         if problem:
             return problem
         country = table.active(board)
     src, dst = cmd.get("from_space"), cmd.get("space")
-    if src not in board.spaces or dst not in board.spaces:
-        raise CommandError("move_air needs from_space and space")
+    for key, value in (("from_space", src), ("space", dst)):
+        if value not in board.spaces:
+            raise CommandError(f"move_air needs '{key}' (a space id)" if value is None
+                               else unknown(key, value, board.spaces))
     verdict = air.move_air(board, table.position, country, src, dst, compute_supply(board, table.position, turn_context(table)))
     if not verdict.legal:
         return refused(verdict.reason)
@@ -93,13 +103,37 @@ def _cmd_air_retreat(board, table, cmd) -> Outcome:
     if problem:
         return problem
     src, dst = cmd.get("from_space"), cmd.get("space") or None
-    if src not in board.spaces or (dst is not None and dst not in board.spaces):
-        raise CommandError("air_retreat needs from_space (and space, unless the air force is removed)")
+    if src not in board.spaces:
+        raise CommandError("air_retreat needs 'from_space' (where the air force stands) and 'space' (where it goes; "
+                           "left out: the air force is removed)" if src is None else unknown("from_space", src, board.spaces))
+    if dst is not None and dst not in board.spaces:
+        raise CommandError(unknown("space", dst, board.spaces))
     verdict = air.air_retreat(board, table.position, cmd["country"], src, dst,
-                              compute_supply(board, table.position, turn_context(table)))
+                              compute_supply(board, table.position, turn_context(table)),
+                              may_remove=table.options.at_least(6))
     if not verdict.legal:
         return refused(verdict.reason)
     return _done(verdict.reason, tuple(_piece_ops(verdict)))
+
+
+def _cmd_air_step(board, table, cmd) -> Outcome:
+    """A tap on a stranded air force's step (card rules 6): ``air_retreat`` with ``space`` (move there) or without
+    (remove it), or ``air_defence`` (while its piece's attack may still be answered)."""
+    problem = _need_air(board, table, cmd)
+    if problem:
+        return problem
+    country = cmd["country"]
+    step = next((st for st in air_steps_open(table) if st["by"] == country), None)
+    if step is None:
+        c = board.countries[country]
+        return _refused("air.not_stranded", f"У страны {c.ru} нет авиации, которой нужно отступать (Air Marshal: "
+                        "отступление).", f"{c.en} has no air force that has to retreat (Air Marshal: air retreat).")
+    if cmd.get("action") == "air_defence":
+        return _cmd_air_defence(board, table, {**cmd, "type": "air_defence"})
+    dst = cmd.get("space") or None
+    if dst is not None and dst not in board.spaces:
+        raise CommandError(unknown("space", dst, board.spaces))
+    return _cmd_air_retreat(board, table, {**cmd, "type": "air_retreat", "from_space": step["space"], "space": dst})
 
 
 def _cmd_air_defence(board, table, cmd) -> Outcome:
@@ -140,7 +174,8 @@ def _cmd_air_strike(board, table, cmd) -> Outcome:
                         "(Air Marshal: air strike).")
     src = cmd.get("from_space")
     if src not in board.spaces:
-        raise CommandError("air_strike needs from_space")
+        raise CommandError("air_strike needs 'from_space' (where the striking air force stands)" if src is None
+                           else unknown("from_space", src, board.spaces))
     attacked = Piece(hit["country"], hit["kind"], hit["space"])
     verdict = air.air_strike(board, table.position, cmd["country"], src, attacked,
                              strait_status(board, table.position))
@@ -163,6 +198,6 @@ def _cmd_bolster(board, table, cmd) -> Outcome:
     if isinstance(pay, Outcome):
         return pay
     c = board.countries[country]
-    return _done(_r("bolster.ok", f"{c.ru} играет с руки карту усиления «{name}»; её действия — шагами ниже.",
+    return _done(_r("bolster.ok", f"{c.ru} {c.verb_ru('играет', 'играют')} с руки карту усиления «{name}»; её действия — шагами ниже.",
                     f"{c.en} plays the bolster card “{name}” from hand; enter its effects as steps."),
                  tuple(pay + [{"op": "used", "card": "bolster"}]))

@@ -21,11 +21,14 @@ from dataclasses import dataclass
 from gameplay.common import Reason
 
 from .air import air_prompts
+from .airretreat import air_retreat_on, air_steps_open
 from .board import Board
 from .effects import status_uses
 from .rules import compute_supply
 from .state import AIR
 from .table import Table, apply_command, turn_context
+from .usable import usable_now
+from .triggers import waiting_for
 
 MAX_STEPS = 8  # play, air, supply, victory, discard, draw: never more commands than a turn has steps
 MAX_DISCARD = 99
@@ -61,6 +64,8 @@ def closing_command(board: Board, table: Table, discard: int = 0) -> dict | None
     if phase == "play":
         if not table.played and table.cards_of(country).hand > 0:
             return None
+        if table.options.at_least(6) and table.hold and country in waiting_for(board, table):
+            return {"type": "pass", "country": country}  # its own turn to answer, declined: the removal happens
         return {"type": "end_play", "country": country}
     if phase == "air":
         return {"type": "end_air", "country": country}
@@ -85,12 +90,42 @@ def _air_waiting(board: Board, table: Table) -> bool:
     return bool(prompts.stranded or prompts.defence or prompts.strike_from)
 
 
+def window_waiting(board: Board, table: Table) -> Reason | None:
+    """Card rules 6: the response window waits for countries other than the active one (asked, not yet passed)."""
+    if not table.options.at_least(6) or table.phase != "play":
+        return None
+    others = [c for c in waiting_for(board, table) if c != table.active(board)]
+    if not others:
+        return None
+    return _r("auto.window", "Окно ответов: ждём ответа или паса — " + ", ".join(board.countries[c].ru for c in others)
+              + " (правило «Использование карт статусов и ответов»).", "The response window: waiting for an answer "
+              "or a pass — " + ", ".join(board.countries[c].en for c in others) + " (rule “Using statuses and "
+              "responses”).")
+
+
+def usable_again(board: Board, table: Table) -> Reason | None:
+    """After the active country declined and a removal happened: what it may use now (Blitzkrieg in the space just
+    emptied), so that «Закончить ход» stops there instead of declining that too."""
+    country = table.active(board)
+    if country not in waiting_for(board, table):
+        return None
+    found = usable_now(board, table, country)
+    if not found:
+        return None
+    return _r("auto.usable", "Теперь можно использовать: " + "; ".join(u.text.ru for u in found)
+              + " — или закончите ход ещё раз.", "Usable now: " + "; ".join(u.text.en for u in found)
+              + " — or finish the turn again.")
+
+
 def decision(board: Board, table: Table) -> Reason | None:
     """Why the current step needs the player (None: the engine can do it alone)."""
     if table.finished:
         return _r("auto.over", "Игра окончена.", "The game is over.")
     if _air_waiting(board, table):
         return AIR_WAITING
+    waits = window_waiting(board, table)
+    if waits is not None:
+        return waits
     country = table.active(board)
     phase = table.phase
     if phase == "play":
@@ -126,6 +161,11 @@ def finish_turn(board: Board, table: Table, discard: int = 0) -> Plan:
     A command the engine refuses ends the plan (it is still sent, so the player sees the refusal)."""
     if not 0 <= discard <= MAX_DISCARD:
         raise ValueError(f"discard out of range 0..{MAX_DISCARD}: {discard}")
+    if air_steps_open(table) and air_retreat_on(table):  # a stranded air force's owner chooses first
+        return Plan((), AIR_WAITING)
+    waits = window_waiting(board, table)
+    if waits is not None:  # the other phones answer first; nothing is sent
+        return Plan((), waits)
     first = closing_command(board, table, discard)
     if first is None:
         return Plan((), MUST_PLAY if not table.finished else decision(board, table))
@@ -139,6 +179,15 @@ def finish_turn(board: Board, table: Table, discard: int = 0) -> Plan:
         current = outcome.state
         if current.finished or (current.round, current.turn) != turn:
             return Plan(tuple(commands))
+        if commands[-1]["type"] == "pass" and current.phase == "play":  # the window was declined: what next
+            again = usable_again(board, current)
+            if again is not None:  # the removal it let happen gives the player something new to use
+                return Plan(tuple(commands), again)
+            why = _air_waiting(board, current) and AIR_WAITING or window_waiting(board, current)
+            if why is not None:
+                return Plan(tuple(commands), why)
+            commands.append(closing_command(board, current, discard))
+            continue
         why = decision(board, current)
         if why is not None:
             return Plan(tuple(commands), why)

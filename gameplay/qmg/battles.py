@@ -10,6 +10,8 @@ from .commands_base import RULE_USE_EN, RULE_USE_RU, _other, _piece_ops, _r, _re
 from .reasons import Reason
 from .rules import Action
 from .state import NAVY, Piece
+from .tablestate import apply_ops
+from .triggers import asked
 
 def _answerable(board, table, team: str) -> bool:
     """Does ``team`` hold something that may answer now (a face-down response)?"""
@@ -48,7 +50,9 @@ def _battle_ops(board, table, verdict, action: Action) -> list[dict]:
     if table.options.at_least(4):  # every battle of this turn's card and its follow-ups (``battle_context``)
         last["battles"] = [*((table.last or {}).get("battles") or ()),
                            {"space": action.space, "domain": last["domain"], "by": action.country}][-MAX_BATTLES:]
-    if hit is not None and (_answerable(board, table, board.team_of(hit.country)) or _protects_now(board, table, hit)):
+    if table.options.at_least(6) and (table.last or {}).get("spent"):  # the statuses used, each for its event
+        last["spent"] = table.last["spent"]
+    if hit is not None and _holds(board, table, verdict, action, hit, last):
         ops.append({"op": "hold", "hold": {"piece": hit.to_dict(), "by": action.country}})
         ops.append({"op": "window", "team": board.team_of(hit.country), "passes": 0})
         # the attack is remembered as when the piece is removed at once: Air Marshal's air defence may answer
@@ -59,8 +63,24 @@ def _battle_ops(board, table, verdict, action: Action) -> list[dict]:
         ops += _piece_ops(verdict, action)
         if hit is not None:
             last["removed"] = hit.to_dict()
+        if table.options.at_least(6):  # card rules 6: the defender's team (or the other team) may answer it
+            ops.append({"op": "window", "team": board.team_of(hit.country) if hit else _other(board.team_of(action.country)),
+                        "passes": 0})
     ops.append({"op": "last", "last": last})
     return ops
+
+
+def _holds(board, table, verdict, action, hit: Piece, last: dict) -> bool:
+    """Does the removal wait for the response window? Card rules 6: when someone of the defender's team is asked
+    (public facts only: a status that saves it, a response of its deck that could, air defence); before: when the
+    team holds any face-down response or a status such as Radar."""
+    if not table.options.at_least(6):
+        return _answerable(board, table, board.team_of(hit.country)) or _protects_now(board, table, hit)
+    provisional = apply_ops(table, [{"op": "hold", "hold": {"piece": hit.to_dict(), "by": action.country}},
+                                    *[op for op in _piece_ops(verdict, action) if op["op"] == "attack"],
+                                    {"op": "last", "last": last}])
+    # air defence answers the attack as well after the removal (it puts the piece back): it holds nothing
+    return bool(asked(board, provisional, board.team_of(hit.country), air=False))
 
 
 def _held_note(board, verdict) -> Reason:
@@ -86,7 +106,7 @@ def _place_ops(board, table, verdict, how: str, by: str) -> list[dict]:
         p = verdict.places[0]
         ops.append({"op": "last", "last": {**(table.last or {}), "placed": {**p.to_dict(), "how": how}, "by": by}})
         other = _other(board.team_of(p.country))
-        if _answerable(board, table, other):
+        if table.options.at_least(6) or _answerable(board, table, other):  # card rules 6: the window decides who
             ops.append({"op": "window", "team": other, "passes": 0})
     return ops
 

@@ -87,6 +87,16 @@ class Country:
     armies: int
     navies: int
     deck: int
+    ru_of: str = ""  # Russian genitive case: «флот Великобритании» (default: «страны …»)
+    ru_plural: bool = False  # the Russian name takes a plural verb («США используют»)
+
+    def of_ru(self) -> str:
+        """The country's name after a noun: «флот Великобритании», «армия страны Нарния» for a board without it."""
+        return self.ru_of or f"страны {self.ru}"
+
+    def verb_ru(self, one: str, many: str) -> str:
+        """The Russian verb agreeing with the country's name: «СССР использует», «США используют»."""
+        return many if self.ru_plural else one
 
 
 @dataclass(frozen=True, eq=False)
@@ -318,7 +328,8 @@ def _build_board(data: dict) -> Board:
             countries[cid] = Country(
                 id=cid, ru=spec["ru"], en=spec.get("en", cid), ru_with=spec.get("ru_with", spec["ru"]),
                 team=team_of[cid], home=spec["home"], armies=int(spec["armies"]),
-                navies=int(spec["navies"]), deck=int(spec.get("deck", 0)),
+                navies=int(spec["navies"]), deck=int(spec.get("deck", 0)), ru_of=str(spec.get("ru_of") or ""),
+                ru_plural=bool(spec.get("ru_plural", False)),
             )
         turn_order = tuple(data["turn_order"])
         if set(turn_order) != set(countries):

@@ -31,6 +31,8 @@ EFFECT_KINDS = frozenset({
     "build", "recruit", "battle", "eliminate", "protect", "manual",
 })
 REQUIRED_FIELDS = ("id", "country", "type", "copies", "name_ru", "name_en", "summary_ru", "summary_en")
+# the effects that are a card's actions on the board, carried out one after another (``any_order`` orders them)
+ORDERED_KINDS = frozenset({"build", "recruit", "battle", "eliminate", "protect"})
 # Keys whose values are board space ids (a string or a list of strings), at any nesting depth.
 SPACE_KEYS = ("space", "spaces")
 
@@ -96,6 +98,9 @@ class Card:
     # the card's printed play condition ("playable only if …"): unmet, the card may not be played (only
     # discarded unused); a `requires` on one effect only limits that effect
     play_requires: Mapping[str, Any] | None = None
+    # the card's text lets the player carry out its actions in any order (seed 000 «Как сыграть карту»: the
+    # printed order, unless the card says otherwise): its board steps are offered together
+    any_order: bool = False
 
     @property
     def effect_kinds(self) -> tuple[str, ...]:
@@ -207,6 +212,7 @@ def _card_from(raw: Mapping[str, Any]) -> Card:
         confidence=str(raw.get("confidence") or ""),
         notes=str(raw.get("notes") or ""),
         play_requires=_freeze(raw["play_requires"]) if isinstance(raw.get("play_requires"), Mapping) else None,
+        any_order=raw.get("any_order") is True,
     )
 
 
@@ -302,6 +308,8 @@ def validate(catalogue: Catalogue, space_ids: Iterable[str]) -> list[str]:
                     problems.append(f"{where}: unknown condition kind {cond.get('kind')!r}")
             if effect.kind == "manual" and not effect.get("note"):
                 problems.append(f"{where}: manual effect without a note")
+        if card.any_order and sum(e.kind in ORDERED_KINDS for e in card.effects) < 2:
+            problems.append(f"{where}: any_order needs at least two board actions to order")
         if card.play_requires is not None:
             cond = card.play_requires
             if cond.get("kind") not in condition_kinds:

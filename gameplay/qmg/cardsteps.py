@@ -11,43 +11,48 @@ from . import program
 from .board import Board
 from .cards import default_catalogue
 from .commands_base import (
-    RULE_PLAY_EN, RULE_PLAY_RU, RULE_USE_EN, RULE_USE_RU, _card_title, _done, _int, _last_card, _r,
+    RULE_PLAY_EN, RULE_PLAY_RU, RULE_USE_EN, RULE_USE_RU, STEP_WORDS, _card_title, _done, _int, _last_card, _r,
     _refused,
 )
+from .airretreat import air_retreat_choices
 from .battles import _protected_refusal
 from .guided import GUIDED_ACTIONS, _guided_refusal, _rebuild_count, _to_deck, guided_choices
 from .legacy import _legacy_step, step_head
 from .playfrom import _play_from, play_from_choices
+from .program import AIR_RETREAT
 from .state import Piece
-from .steps import _apply_step, _step_targets, run_pending
+from .steps import STEP_ACTION, _apply_step, _step_targets, run_pending
 from .tablestate import STEP_TYPES, Table
 
 def step_choices(board: Board, table: Table) -> list[dict]:
     """The legal choices of the first open step (what the phone offers), each with the command that
-    makes it; a "may" step also offers ``skip``."""
+    makes it; a "may" step also offers ``skip``. The steps of an "any order" card's group at the head are
+    offered together (card rules 6); a stranded air force's step offers its moves (``airsteps``)."""
     if not table.pending or table.hold:
         return []
     head = table.pending[0]
+    if head["kind"] == AIR_RETREAT:
+        return air_retreat_choices(board, table, head)
     if head["kind"] == "play_from":
         return play_from_choices(board, table, head)
     if head["kind"] == "manual":
         return guided_choices(board, table, head)
     out = []
-    for cand in _step_targets(board, table, head):
-        action = cand.get("action") if cand.get("action") in STEP_TYPES else _STEP_ACTION[head["kind"]]
-        command = {"type": "step", "country": head["by"], "action": action}
-        for key in ("space", "kind", "card_id"):
-            if cand.get(key):
-                command[key] = cand[key]
-        who = cand.get("target_country") or cand.get("country")
-        if who and who != head["by"]:
-            command["target_country"] = who
-        out.append({**cand, "command": command})
+    for st in table.pending[:max(1, program.any_order_group(table.pending))]:
+        for cand in _step_targets(board, table, st):
+            action = cand.get("action") if cand.get("action") in STEP_TYPES else _STEP_ACTION[st["kind"]]
+            command = {"type": "step", "country": st["by"], "action": action}
+            for key in ("space", "kind", "card_id"):
+                if cand.get(key):
+                    command[key] = cand[key]
+            who = cand.get("target_country") or cand.get("country")
+            if who and who != st["by"]:
+                command["target_country"] = who
+            out.append({**cand, "command": command})
     return out
 
 
-_STEP_ACTION = {"discard": "discard_from_deck", "discard_status": "discard_status",
-                "discard_response": "discard_response", "protect": "protect", "eliminate": "eliminate"}
+_STEP_ACTION = STEP_ACTION
 
 
 def pending_view(board: Board, table: Table, lang: str = "ru") -> list[dict]:
@@ -55,7 +60,8 @@ def pending_view(board: Board, table: Table, lang: str = "ru") -> list[dict]:
     out = []
     for i, st in enumerate(table.pending):
         item = {"card": st["card"], "kind": st["kind"], "by": st["by"], "optional": bool(st.get("optional")),
-                "left": st.get("left", 1), "text": program.describe(board, st, lang)}
+                "left": st.get("left", 1), "text": program.describe_head(board, table.pending[i:], lang) if i == 0
+                else program.describe(board, st, lang)}
         if st.get("spaces") is not None:
             item["spaces"] = list(st["spaces"])
         if st.get("note"):
@@ -67,7 +73,51 @@ def pending_view(board: Board, table: Table, lang: str = "ru") -> list[dict]:
 
 
 def _cmd_step(board, table, cmd) -> Outcome:
-    """One step of the card being resolved: only the card's legal choices are accepted."""
+    """One step of the card being resolved: only the card's legal choices are accepted. Card rules 6: a step the
+    engine has just carried out by itself (one legal choice left, a protection that saved the piece under attack)
+    written out by hand is accepted as done (``step.automatic``), not refused."""
+    out = _card_step(board, table, cmd)
+    if out.ok or out.reason.code not in ("step.no_card", "step.not_on_card") or not table.options.at_least(6):
+        return out
+    entries = list((table.last or {}).get("auto") or ())
+    found = next((e for e in entries if _names_auto(e, cmd)), None)
+    if found is None:
+        return out
+    entries.remove(found)
+    ru, en = _card_title(found["card"])
+    what_ru, what_en = _auto_words(board, found)
+    return _done(_r("step.automatic", f"«{ru}»: этот шаг движок уже выполнил сам — {what_ru} (шаг с единственным "
+                    f"допустимым выбором выполняется сразу; {RULE_PLAY_RU}).", f"“{en}”: the engine has already "
+                    f"carried out this step itself — {what_en} (a step with a single legal choice is carried out at "
+                    f"once; {RULE_PLAY_EN})."), ({"op": "last", "last": {**table.last, "auto": entries}},))
+
+
+def _names_auto(entry: dict, cmd: dict) -> bool:
+    """Does the ``step`` command ``cmd`` spell the choice the engine made by itself (``entry``)?"""
+    if cmd.get("action") != entry["action"]:
+        return False
+    for key in ("space", "kind", "card_id"):
+        if cmd.get(key) and entry.get(key) and cmd[key] != entry[key]:
+            return False
+    who = cmd.get("target_country")
+    return not who or who == entry.get("country")
+
+
+def _auto_words(board, entry: dict) -> tuple[str, str]:
+    words = STEP_WORDS.get(entry["action"], (entry["action"], entry["action"]))
+    where = board.spaces.get(entry.get("space") or "")
+    whose = board.countries.get(entry.get("country") or "")
+    ru, en = words[0], words[1]
+    if where is not None:
+        ru += f": «{where.ru}»"
+        en += f": {where.en}"
+    if whose is not None:
+        ru += f" ({whose.ru})"
+        en += f" ({whose.en})"
+    return ru, en
+
+
+def _card_step(board, table, cmd) -> Outcome:
     action_type, country = step_head(cmd)
     if cmd.get("_legacy"):
         return _legacy_step(board, table, cmd)
@@ -200,9 +250,18 @@ def _cmd_skip(board, table, cmd) -> Outcome:
         return _refused("window.hold", f"Сначала ответы: удаление фишки ждёт окна ответов ({RULE_USE_RU}).",
                         f"Answers first: the removal waits for the response window ({RULE_USE_EN}).")
     ru, en = _card_title(head["card"])
+    if head["kind"] == AIR_RETREAT:
+        return _refused("air.retreat_must_choose", "Авиация не может остаться без армии и флота: перелетите в "
+                        "соседний сектор с ними или уберите её (Air Marshal: отступление).",
+                        "The air force cannot stay with no army or navy: move it to an adjacent space with one, or "
+                        "remove it (Air Marshal: air retreat).")
     if not (head.get("optional") or head["kind"] == "manual") and _step_targets(board, table, head):
         return _refused("skip.mandatory", f"«{ru}»: этот шаг обязателен, пока есть допустимая цель (текст карты "
                         f"не говорит «можете»; {RULE_PLAY_RU}).", f"“{en}”: this step is mandatory while it has a "
                         f"legal target (the card does not say “may”; {RULE_PLAY_EN}).")
-    more, notes = run_pending(board, table, list(table.pending[1:]))
+    group = max(1, program.any_order_group(table.pending))  # an "any order" card: the rest of its steps at once
+    more, notes = run_pending(board, table, list(table.pending[group:]))
+    if group > 1:
+        return _done(_r("skip.ok", f"«{ru}»: оставшиеся шаги карты пропущены.", f"“{en}”: the card's remaining steps "
+                        "are skipped."), tuple(more), notes=tuple(notes))
     return _done(_r("skip.ok", f"«{ru}»: шаг пропущен.", f"“{en}”: step skipped."), tuple(more), notes=tuple(notes))

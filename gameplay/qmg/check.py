@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from .board import Board, load_board
 from .rules import ACTION_TYPES, Action, check_action, compute_supply, sudden_victory, victory_phase_all
+from .inputs import one_of, unknown as unknown_id
 from .state import Position, PositionError, validate_position
 
 _TOP_KEYS = {"pieces", "extra_sources", "blocked_sources", "statuses", "actions"}
@@ -26,18 +27,18 @@ def parse_action(board: Board, raw, index: int = 0) -> Action:
     if raw["type"] not in ACTION_TYPES:
         raise PositionError(f"{where}: unknown action type {raw['type']!r} (one of {', '.join(ACTION_TYPES)})")
     if raw["country"] not in board.countries:
-        raise PositionError(f"{where}: unknown country {raw['country']!r}")
+        raise PositionError(f"{where}: " + unknown_id("country", raw["country"], board.turn_order))
     if raw["space"] not in board.spaces:
-        raise PositionError(f"{where}: unknown space {raw['space']!r}")
+        raise PositionError(f"{where}: " + unknown_id("space", raw["space"], board.spaces))
     for key in ("target_country", "kind"):
         if raw.get(key) is not None and not isinstance(raw[key], str):
             raise PositionError(f"{where}: '{key}' must be a string")
     target = raw.get("target_country")
     if target is not None and target not in board.countries:
-        raise PositionError(f"{where}: unknown target_country {target!r}")
+        raise PositionError(f"{where}: " + unknown_id("target_country", target, board.turn_order))
     kind = raw.get("kind")
     if kind is not None and kind not in ("army", "navy"):
-        raise PositionError(f"{where}: kind must be army or navy")
+        raise PositionError(f"{where}: " + one_of("kind", kind, ("army", "navy")))
     return Action(raw["type"], raw["country"], raw["space"], target, kind)
 
 

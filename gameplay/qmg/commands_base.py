@@ -9,6 +9,7 @@ from gameplay.common import Outcome, refused
 from .board import ALLIES, AXIS
 from .cards import default_catalogue
 from .effects import condition_holds, describe_condition
+from .inputs import a_an, one_of, unknown
 from .reasons import Reason
 from .rules import Action, compute_supply
 from .tablestate import Table, turn_context
@@ -70,18 +71,17 @@ def _other(team: str) -> str:
 
 
 def _check_named(board, country, card_id, card_type) -> Outcome | None:
-    try:
-        card = default_catalogue().get(card_id)
-    except KeyError:
-        card = None
+    cat = default_catalogue()
+    card = cat.get(card_id)
     if card is None:
-        raise CommandError(f"unknown card: {card_id!r}")
+        raise CommandError(unknown("card id", card_id, [c.id for c in cat.by_country(country)] or cat.ids))
     if card.country != country:
         c = board.countries[country]
         return _refused("card.other_deck", f"Карта «{card.name_ru}» не из колоды страны {c.ru} (правило «Карты»).",
                         f"“{card.name_en}” is not in {c.en}'s deck (rule “Cards”).")
     if card.type != card_type:
-        raise CommandError(f"card {card_id} is a {card.type}, not a {card_type}")
+        raise CommandError(f"card {card_id} is {a_an(card.type)} card, not {a_an(str(card_type))} card: write "
+                           f"\"card_type\": \"{card.type}\" with it")
     return None
 
 
@@ -105,13 +105,14 @@ def play_condition_refusal(board, table, card, country) -> Outcome | None:
 def _action(board, cmd) -> Action:
     space = cmd.get("space")
     if space not in board.spaces:
-        raise CommandError(f"unknown space: {space!r}")
+        raise CommandError("a board action needs 'space' (a space id)" if space is None
+                           else unknown("space", space, board.spaces))
     target = cmd.get("target_country") or None
     if target is not None and target not in board.countries:
-        raise CommandError(f"unknown target country: {target!r}")
+        raise CommandError(unknown("target_country", target, board.turn_order))
     kind = cmd.get("kind") or None
     if kind not in (None, "army", "navy"):
-        raise CommandError(f"unknown piece kind: {kind!r}")
+        raise CommandError(one_of("piece kind", kind, ("army", "navy")))
     return Action(cmd["type"], cmd["country"], space, target, kind)
 
 
@@ -153,6 +154,8 @@ STEP_WORDS = {
     "recruit_army": ("найм армии", "recruit army"), "recruit_navy": ("найм флота", "recruit navy"),
     "land_battle": ("атака на суше", "land battle"), "sea_battle": ("атака на море", "sea battle"),
     "eliminate": ("уничтожение", "eliminate"), "remove": ("своя фишка снята с поля", "own piece removed"),
+    "protect": ("защита до конца хода", "protected for the rest of the turn"),
+    "discard_from_deck": ("сброс из колоды", "discard from the deck"),
 }
 
 
@@ -186,7 +189,7 @@ def discard_from_deck(board, table, country, n) -> Outcome:
     """Discard n from the deck; from the hand when the deck runs out; 1 VP per card neither has."""
     ops, from_deck, from_hand, missing = _discard_ops(board, table, country, n)
     c = board.countries[country]
-    ru = f"{c.ru} сбрасывает {from_deck} из колоды"
+    ru = f"{c.ru} {c.verb_ru('сбрасывает', 'сбрасывают')} {from_deck} из колоды"
     en = f"{c.en} discards {from_deck} from the deck"
     if from_hand:
         ru += f" и {from_hand} с руки (колода пуста)"
@@ -198,13 +201,19 @@ def discard_from_deck(board, table, country, n) -> Outcome:
 
 
 def _int(value, lo, hi) -> int:
+    if isinstance(value, bool):
+        raise CommandError(f"a whole number {lo}..{hi} is needed, got {value!r}")
     try:
         n = int(value)
     except (TypeError, ValueError):
-        raise CommandError(f"a whole number is needed, got {value!r}") from None
+        raise CommandError(f"a whole number {lo}..{hi} is needed, got {value!r}") from None
     if not lo <= n <= hi:
         raise CommandError(f"number out of range {lo}..{hi}: {n}")
     return n
+
+# statuses that let their owner's basic battle card target a space with no adjacent supplied piece: card id →
+# (card type, space); «Фольксштурм»: Germany's Land Battle cards may always target Germany (card rules 5)
+BATTLE_WAIVERS = {"ger_volkssturm": ("land_battle", "germany")}
 
 RULE_PLAY_RU, RULE_PLAY_EN = "правило «Как сыграть карту»", "rule “Playing a card”"
 RULE_USE_RU, RULE_USE_EN = "правило «Использование карт статусов и ответов»", "rule “Using statuses and responses”"

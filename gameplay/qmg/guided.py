@@ -10,6 +10,7 @@ from .commands_base import (
     CommandError, RULE_PLAY_EN, RULE_PLAY_RU, STEP_WORDS, _card_title, _done, _int, _pay_cost, _r, _refused,
     _turn_card,
 )
+from .inputs import cards_en, cards_ru, one_of
 from .tablestate import Table, apply_ops
 
 # What each guided card's text lets its manual step enter (besides removing one's own piece, always allowed):
@@ -30,9 +31,8 @@ GUIDED_ACTIONS: dict[str, dict[str, dict]] = {
                       "to_deck": {"piles": ("discard",), "n": 1, "card": "us_lend_lease", "cost": {"own_deck": 3}}},
     "us_theater_shift": {"build_army": {"own": True}, "build_navy": {"own": True}},
 }
-GUIDED_WORDS = {"to_deck": ("карты в колоду", "cards into the deck"),
-                "discard_from_deck": ("сброс из своей колоды", "discards from one's own deck"),
-                **STEP_WORDS}
+GUIDED_WORDS = {**STEP_WORDS, "to_deck": ("карты в колоду", "cards into the deck"),
+                "discard_from_deck": ("сброс из своей колоды", "discards from one's own deck")}
 
 
 def _guided_refusal(board, table, step: dict, country: str, cmd: dict) -> Outcome | None:
@@ -145,7 +145,7 @@ def _to_deck(board, table, index: int, country, cmd) -> Outcome:
     n = _int(cmd.get("n"), 0, 3)
     pile = cmd.get("name") or "hand"
     if pile not in ("hand", "discard"):
-        raise CommandError("to_deck takes name 'hand' or 'discard'")
+        raise CommandError(one_of("to_deck name", pile, ("hand", "discard")))
     if not table.options.new_card_rules:
         return _to_deck_v2(table, country, n, pile)
     limits = (GUIDED_ACTIONS.get(step["card"]) or {}).get("to_deck") or {}
@@ -158,8 +158,8 @@ def _to_deck(board, table, index: int, country, cmd) -> Outcome:
                         f"({RULE_PLAY_EN}: only the card's text is carried out).")
     k = table.cards_of(country)
     if getattr(k, pile) < n:
-        return _refused("to_deck.count", f"«{ru}»: в этой стопке только {getattr(k, pile)} карт (текст карты).",
-                        f"“{en}”: that pile holds only {getattr(k, pile)} cards (card text).")
+        return _refused("to_deck.count", f"«{ru}»: в этой стопке только {cards_ru(getattr(k, pile))} (текст карты).",
+                        f"“{en}”: that pile holds only {cards_en(getattr(k, pile))} (card text).")
     ops: list[dict] = []
     cost = dict(limits.get("cost") or {}) if n else {}
     if cost.get("own_deck"):
@@ -195,8 +195,8 @@ def _to_deck_v2(table, country, n: int, pile: str) -> Outcome:
     per step, a named card not taken out of ``gone`` (so a stored game replays as it was played)."""
     k = table.cards_of(country)
     if getattr(k, pile) < n:
-        return _refused("to_deck.count", f"В этой стопке только {getattr(k, pile)} карт (текст карты).",
-                        f"That pile holds only {getattr(k, pile)} cards (card text).")
+        return _refused("to_deck.count", f"В этой стопке только {cards_ru(getattr(k, pile))} (текст карты).",
+                        f"That pile holds only {cards_en(getattr(k, pile))} (card text).")
     counts = {"deck": k.deck + n, pile: getattr(k, pile) - n}
     return _done(_r("to_deck.ok", f"В колоду возвращено карт: {n}.", f"Cards put back into the deck: {n}."),
                  ({"op": "cards", "country": country, **counts},))

@@ -8,10 +8,11 @@ from gameplay.common import Outcome, refused
 
 from .cards import default_catalogue
 from .commands_base import (
-    CommandError, _action, _advance, _done, _int, _need_phase, _other, _piece_ops, _r, _refused, _step_summary,
-    discard_from_deck,
+    CARD_TYPE_NAMES, CommandError, _action, _advance, _done, _int, _need_phase, _other, _piece_ops, _r, _refused,
+    _step_summary, discard_from_deck,
 )
 from .effects import INSTEAD_OF_PLAY
+from .inputs import a_an, listed, one_of, unknown
 from .rules import apply_action
 from .tablestate import FREE_STEP_TYPES, STEP_TYPES, turn_context
 
@@ -20,7 +21,8 @@ def step_head(cmd) -> tuple[str, str]:
     """A step command's action and country, or CommandError (a malformed command, not an illegal move)."""
     action_type = cmd.get("action")
     if action_type not in STEP_TYPES:
-        raise CommandError(f"unknown step: {action_type!r}")
+        raise CommandError(one_of("step action", action_type, STEP_TYPES) if action_type is not None
+                           else f"a step needs 'action' — accepted: {listed(STEP_TYPES)}")
     country = cmd.get("country")
     if country is None:
         raise CommandError("a step needs a country")
@@ -50,7 +52,8 @@ def _legacy_step(board, table, cmd) -> Outcome:
     if action_type == "discard_from_deck":
         target = cmd.get("target_country")
         if target not in board.countries:
-            raise CommandError("discard_from_deck needs a target_country")
+            raise CommandError(f"discard_from_deck needs 'target_country' (whose deck) — accepted: "
+                               f"{listed(board.turn_order)}")
         return discard_from_deck(board, table, target, _int(cmd.get("n"), 1, 40))
     action = _action(board, {**cmd, "type": action_type})
     verdict, _ = apply_action(board, table.position, action, context=turn_context(table))
@@ -78,13 +81,20 @@ def _legacy_use_card(board, table, cmd) -> Outcome:
     """Use a status (it stays) or reveal a face-down response (it goes to the discard pile)."""
     country = cmd.get("country")
     card_id = cmd.get("card_id")
-    try:
-        card = default_catalogue().get(card_id) if card_id else None
-    except KeyError:
-        card = None
-    if card is None or card.type not in ("status", "response"):
-        raise CommandError(f"not a status or response card: {card_id!r}")
+    cat = default_catalogue()
+    card = cat.get(card_id) if card_id else None
+    if card is None:
+        raise CommandError(unknown("card id", card_id, [x.id for x in cat.by_country(country)
+                                                      if x.type in ("status", "response")] or cat.ids)
+                           if card_id else "use_card needs 'card_id' (the status or response used)")
     c = board.countries[country]
+    if card.type not in ("status", "response"):
+        kind_ru, kind_en = CARD_TYPE_NAMES.get(card.type, (card.type, card.type))
+        return _refused("use.not_status", f"«{card.name_ru}» — карта типа «{kind_ru}»: её играют с руки в фазе "
+                        "розыгрыша, а использовать можно только статус на столе или закрытый ответ (правило "
+                        "«Использование карт статусов и ответов»).", f"“{card.name_en}” is {a_an(kind_en)} card: it "
+                        "is played from the hand in the play step; only a status on the table or a face-down response "
+                        "is used (rule “Using statuses and responses”).")
     if card.country != country:
         return _refused("card.other_deck", f"Карта «{card.name_ru}» не из колоды страны {c.ru}: чужие карты "
                         "использовать нельзя, если в тексте не сказано иное (правило «Карты союзников»).",
@@ -109,7 +119,7 @@ def _legacy_use_card(board, table, cmd) -> Outcome:
                                 f"“{card.name_en}” replaces playing a card from hand — only in your own play step, "
                                 "before a card is played (rule “Statuses”).")
             ops.append(_advance(table, "play", played="status_instead"))
-        reason = _r("use.status", f"{c.ru} использует статус «{card.name_ru}».", f"{c.en} uses the status “{card.name_en}”.")
+        reason = _r("use.status", f"{c.ru} {c.verb_ru('использует', 'используют')} статус «{card.name_ru}».", f"{c.en} uses the status “{card.name_en}”.")
     else:
         if k.responses <= 0:
             return _refused("use.no_response", f"У страны {c.ru} нет карт ответа на столе: ответ сначала кладут "
@@ -117,7 +127,8 @@ def _legacy_use_card(board, table, cmd) -> Outcome:
                             f"{c.en} has no face-down response on the table: a response is first played face down "
                             "in the play step (rule “Responses”).")
         ops.append({"op": "cards", "country": country, "responses": k.responses - 1, "discard": k.discard + 1})
-        reason = _r("use.response", f"{c.ru} раскрывает ответ «{card.name_ru}» и сбрасывает его.",
+        reason = _r("use.response", f"{c.ru} {c.verb_ru('раскрывает', 'раскрывают')} ответ «{card.name_ru}» и "
+                    f"{c.verb_ru('сбрасывает', 'сбрасывают')} его.",
                     f"{c.en} reveals the response “{card.name_en}” and discards it.")
     ops.append({"op": "used", "card": card_id})
     if table.window is not None:

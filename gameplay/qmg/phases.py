@@ -12,19 +12,20 @@ from .battles import _answerable, _battle_ops, _held_note, _is_protected, _place
 from .board import ALLIES, AXIS, Board
 from .cards import default_catalogue
 from .commands_base import (
-    CARD_TYPE_NAMES, CommandError, RULE_PLAY_EN, RULE_PLAY_RU, RULE_USE_EN, RULE_USE_RU, _action, _advance,
+    BATTLE_WAIVERS, CARD_TYPE_NAMES, CommandError, RULE_PLAY_EN, RULE_PLAY_RU, RULE_USE_EN, RULE_USE_RU, _action, _advance,
     _card_title, _check_named, _copies_left, _copies_refusal, _done, _int, _need_phase, _other, _piece_ops, _r,
     _refused, piece_names, pieces_moved, play_condition_refusal,
 )
 from .effects import card_names
+from .inputs import a_an, cards_en, cards_ru, listed, one_of, unknown
 from .legacy import _legacy_end_play
+from .reasons import KIND_NAMES, Reason
 from .rules import apply_action, compute_supply, immediate_vp, victory_step
+from .state import Piece
 from .steps import _step_targets, run_pending
+from .triggers import waiting_for
 from .tablestate import BASIC_CARD_ACTION, CARD_TYPES, HAND_SIZE, Table, apply_ops, new_table, turn_context
 
-# statuses that let their owner's basic battle card target a space with no adjacent supplied piece: card id →
-# (card type, space); «Фольксштурм»: Germany's Land Battle cards may always target Germany (card rules 5)
-BATTLE_WAIVERS = {"ger_volkssturm": ("land_battle", "germany")}
 
 
 def _battle_waiver(table, action):
@@ -44,8 +45,17 @@ def _cmd_play_card(board, table, cmd) -> Outcome:
         return problem
     country = table.active(board)
     card_type = cmd.get("card_type")
+    if card_type == "deploy_air":  # Air Marshal's own card: played in the air step, never as the play step's card
+        if not table.options.air_marshal:
+            return _air_off()
+        return _refused("air.deploy_in_air_step", "Карту «Развёртывание авиации» играют в фазе авиации, после розыгрыша "
+                        "карты (команда deploy_air); в фазе розыгрыша её можно только сбросить без розыгрыша (Air "
+                        "Marshal: порядок хода).", "A Deploy Air Force card is played in the air step, after the play "
+                        "step (the deploy_air command); in the play step it can only be discarded unused (Air "
+                        "Marshal: turn order).")
     if card_type not in CARD_TYPES:
-        raise CommandError(f"unknown card type: {card_type!r}")
+        raise CommandError(one_of("card_type", card_type, CARD_TYPES) if card_type is not None
+                           else f"play_card needs 'card_type' — accepted: {listed(CARD_TYPES)}")
     if card_type == "bombing" and not table.options.air_marshal:
         return _refused("air.off", "Карты «Бомбардировка» есть только в дополнении Air Marshal, а в этой игре его нет.",
                         "Bombing cards belong to the Air Marshal expansion, which this game does not use.")
@@ -91,9 +101,13 @@ def _cmd_play_card(board, table, cmd) -> Outcome:
         notes += [ln.reason for ln in lines]
     if action_type:
         if not cmd.get("space"):
-            raise CommandError("a Build or Battle card needs a target space")
+            raise CommandError(f"play_card with card_type {action_type} needs 'space' (the space id it builds in or "
+                               f"battles)")
         action = _battle_waiver(table, _action(board, {**cmd, "type": action_type, "country": country}))
         verdict, _ = apply_action(board, table.position, action, context=turn_context(table))
+        if not verdict.legal and verdict.reason.code == "stacking.own" and action_type in ("build_army", "build_navy") \
+                and not cmd.get("_legacy") and table.options.at_least(6):
+            return _declared_build(board, table, country, action, verdict, ops, notes)
         if not verdict.legal:
             return refused(verdict.reason)
         if cmd.get("_legacy"):
@@ -137,12 +151,87 @@ def _cmd_play_card(board, table, cmd) -> Outcome:
         after = apply_ops(table, ops)
         more, more_notes = run_pending(board, after, program.compile_card(
             board, after.position, card, country, after.last, alternatives=table.options.new_card_rules,
-            per_piece=table.options.at_least(4)))
+            per_piece=table.options.at_least(4), lazy=table.options.at_least(6)))
         ops += more
         notes += more_notes
     else:  # an unnamed event is entered by hand, each board action checked (``_unnamed_play``)
         ops.append({"op": "pending", "steps": []})
     return _done(reason, tuple(ops), notes=tuple(notes))
+
+
+DECLARE_RULE = ("правило «Использовать карту «Создайте» без создания»", "rule “Using a Build card without building”")
+# the timings a Build card's play can meet without a new piece: "when you build an army (a navy)", and Women
+# Conscripts' "when you play a Build Army card"
+DECLARE_TIMINGS = {"army": ("when_you_build_army", "when_you_play_build_army"), "navy": ("when_you_build_navy",)}
+
+
+def declared_build_users(board, table, country: str, kind: str) -> tuple[list[str], bool]:
+    """What could use a Build card played on ``country``'s own supplied ``kind`` (card rules 6): its statuses face up
+    whose trigger is building that kind (a once-per-turn one not used yet), and whether it holds face-down responses
+    while its deck has a response card with such a trigger (the engine never knows which responses are held)."""
+    cat = default_catalogue()
+    timings = DECLARE_TIMINGS[kind]
+    statuses = [sid for sid in dict.fromkeys(table.cards_of(country).statuses)
+                if (c := cat.get(sid)) is not None and c.timing in timings
+                and not (c.once_per_turn and sid in table.used)]
+    responses = table.cards_of(country).responses > 0 and any(
+        r.timing in timings and _copies_left(table, r) > 0 for r in cat.by_type("response", country))
+    return statuses, responses
+
+
+def _declared_build(board, table, country, action, verdict, ops, notes) -> Outcome:
+    """A Build card played on the country's own supplied piece of that kind (seed 000 «Использовать карту «Создайте»
+    без создания», seed 001 «“Строительство” и “появление”»): nothing is placed, the piece counts as just built
+    for the conditions of this turn, the card is spent — only when a status or response of the country could use
+    that; otherwise (a mis-tap) the stacking refusal, saying why the declaration does not apply."""
+    kind = "army" if action.type == "build_army" else "navy"
+    piece = Piece(country, kind, action.space)
+    c, sp = board.countries[country], board.spaces[action.space]
+    kind_ru = KIND_NAMES[kind][0]
+    supplied = compute_supply(board, table.position, turn_context(table)).supplied(piece)
+    statuses, responses = declared_build_users(board, table, country, kind)
+    rule_ru, rule_en = DECLARE_RULE
+    if not supplied:
+        why_ru = (f" Объявить {'эту армию' if kind == 'army' else 'этот флот'} заново "
+                  f"{'созданной' if kind == 'army' else 'созданным'} нельзя: без снабжения ({rule_ru}).")
+        why_en = f" It cannot be declared newly built either: it is out of supply ({rule_en})."
+    elif not statuses and not responses:
+        trigger_ru = "вы создаёте армию" if kind == "army" else "вы создаёте флот"
+        trigger_en = "you build an army" if kind == "army" else "you build a navy"
+        why_ru = (f" Объявить {'эту армию' if kind == 'army' else 'этот флот'} заново "
+                  f"{'созданной' if kind == 'army' else 'созданным'} можно, только чтобы применить свой статус или "
+                  f"ответ «когда {trigger_ru}», а у страны {c.ru} такого нет ({rule_ru}).")
+        why_en = (f" Declaring it newly built is allowed only to use a status or response of yours “when "
+                  f"{trigger_en}”, and {c.en} has none ({rule_en}).")
+    else:
+        why_ru = why_en = ""
+    if why_ru:
+        r = verdict.reason
+        return refused(Reason(r.code, r.ru + why_ru, r.en + why_en, r.rule))
+    cat = default_catalogue()
+    names_ru = ", ".join(f"«{cat[x].name_ru}»" for x in statuses)
+    names_en = ", ".join(f"“{cat[x].name_en}”" for x in statuses)
+    if responses:
+        names_ru += (", " if names_ru else "") + "закрытый ответ с таким условием"
+        names_en += (", " if names_en else "") + "a face-down response with that condition"
+    ops = list(ops) + [{"op": "last", "last": {**(table.last or {}), "by": country,
+                                               "placed": {**piece.to_dict(), "how": "build", "declared": True}}},
+                       _advance(table, "play", played=action.type),
+                       {"op": "window", "team": _other(board.team_of(country)), "passes": 0},
+                       {"op": "pending", "steps": []}]
+    declared_ru = "объявлена заново созданной" if kind == "army" else "объявлен заново созданным"
+    reason = _r("play.build_declared", f"{c.ru}: сыграна карта «{CARD_TYPE_NAMES[action.type][0]}» — {kind_ru} в секторе "
+                f"«{sp.ru}» {declared_ru}, новая фишка не ставится ({rule_ru}).",
+                f"{c.en}: {CARD_TYPE_NAMES[action.type][1]} card played — the {kind} in {sp.en} is declared newly "
+                f"built; no new piece is placed ({rule_en}).")
+    note = _r("play.build_declared_for", f"Это условие «когда вы создаёте» теперь выполнено для: {names_ru}.",
+              f"The condition “when you build” now holds for: {names_en}.")
+    return _done(reason, tuple(ops), notes=tuple(notes) + (note,))
+
+
+def _air_off() -> Outcome:
+    return _refused("air.off", "Карты «Развёртывание авиации» есть только в дополнении Air Marshal, а в этой игре его "
+                    "нет.", "Deploy Air Force cards belong to the Air Marshal expansion, which this game does not use.")
 
 
 def _cmd_supply(board, table, cmd) -> Outcome:
@@ -189,8 +278,8 @@ def _cmd_discard(board, table, cmd) -> Outcome:
     k = table.cards_of(country)
     n = _int(cmd.get("n", 0), 0, 99)
     if n > k.hand:
-        return _refused("discard.too_many", f"На руке только {k.hand} карт (правило «Фазы хода»: сброс с руки).",
-                        f"Only {k.hand} cards in hand (rule “Turn phases”: discard from hand).")
+        return _refused("discard.too_many", f"На руке только {cards_ru(k.hand)} (правило «Фазы хода»: сброс с руки).",
+                        f"Only {cards_en(k.hand)} in hand (rule “Turn phases”: discard from hand).")
     ops = []
     if n:
         ops.append({"op": "cards", "country": country, "hand": k.hand - n, "discard": k.discard + n})
@@ -243,9 +332,10 @@ def _cmd_reallocate(board, table, cmd) -> Outcome:
     country = table.active(board)
     wanted = cmd.get("card_type")
     allowed = tuple(BASIC_CARD_ACTION) + (("deploy_air",) if table.options.air_marshal else ())
+    if wanted == "deploy_air" and not table.options.air_marshal:
+        return _air_off()
     if wanted not in allowed:
-        raise CommandError("reallocate fetches a Build Army, Build Navy, Land Battle or Sea Battle card "
-                           "(or Deploy Air Force with Air Marshal)")
+        raise CommandError(one_of("reallocate card_type", wanted, allowed))
     k = table.cards_of(country)
     rule_ru, rule_en = "(необязательное правило «Перераспределение ресурсов»)", "(optional rule “Reallocate Resources”)"
     if not table.options.reallocate:
@@ -259,7 +349,7 @@ def _cmd_reallocate(board, table, cmd) -> Outcome:
                         f"You need 4 cards in hand and a card in the deck {rule_en}.")
     ru, en = CARD_TYPE_NAMES[wanted]
     return _done(_r("reallocate.ok", f"Сброшено 4 карты с руки; из колоды взята карта «{ru}» (показана всем), "
-                    "колода перемешана.", f"4 cards discarded from hand; a {en} card taken from the deck "
+                    "колода перемешана.", f"4 cards discarded from hand; {a_an(en)} card taken from the deck "
                     "(shown to all), the deck shuffled."),
                  ({"op": "cards", "country": country, "hand": k.hand - 3, "discard": k.discard + 4,
                    "deck": k.deck - 1}, {"op": "used", "card": "reallocate"}))
@@ -275,8 +365,13 @@ def _cmd_end_play(board, table, cmd) -> Outcome:
     problem = _need_phase(board, table, cmd, "play")
     if problem:
         return problem
+    if table.options.at_least(6):  # card rules 6: only the countries asked keep the step open
+        problem = _window_waits(board, table)
+        if problem:
+            return problem
     opponents = _other(board.team_of(table.active(board)))
-    if table.hold or (table.window == opponents and _answerable(board, table, opponents)):
+    if table.hold or (table.window == opponents and _answerable(board, table, opponents)
+                      and not table.options.at_least(6)):
         return _refused("window.open", "Окно ответов ещё открыто, а у противника есть закрытые ответы: фаза "
                         f"заканчивается, только когда оба лагеря спасуют подряд ({RULE_USE_RU}).",
                         "The response window is still open and the opponents hold face-down responses: the step "
@@ -293,6 +388,26 @@ def _cmd_end_play(board, table, cmd) -> Outcome:
     if not out.ok:
         return out
     return replace(out, changes=out.changes + ({"op": "pending", "steps": []},))
+
+
+def _window_waits(board, table) -> Outcome | None:
+    """Card rules 6: the play step ends while a country other than the active one is still asked (it has a face-down
+    response or a status usable now and has not passed), or a removal waits; the active country's own turn to answer
+    is declined by ending the step."""
+    active = table.active(board)
+    others = [c for c in waiting_for(board, table) if c != active]
+    if table.hold and (others or table.window is not None):
+        names_ru = ", ".join(board.countries[c].ru for c in others) or board.countries[active].ru
+        names_en = ", ".join(board.countries[c].en for c in others) or board.countries[active].en
+        return _refused("window.open", f"Удаление фишки ждёт окна ответов: сначала ответ или пас — {names_ru} "
+                        f"({RULE_USE_RU}).", f"A removal waits for the response window: first an answer or a pass — "
+                        f"{names_en} ({RULE_USE_EN}).")
+    if others:
+        names_ru = ", ".join(board.countries[c].ru for c in others)
+        names_en = ", ".join(board.countries[c].en for c in others)
+        return _refused("window.open", f"Окно ответов открыто: ждём ответа или паса — {names_ru} ({RULE_USE_RU}).",
+                        f"The response window is open: waiting for an answer or a pass — {names_en} ({RULE_USE_EN}).")
+    return None
 
 
 def _cmd_prepare(board, table, cmd) -> Outcome:
@@ -319,11 +434,16 @@ def _cmd_prepare(board, table, cmd) -> Outcome:
             return _refused("prepare.no_response", f"В колоде страны {c.ru} нет карт ответа ({rule_ru}).",
                             f"{c.en}'s deck holds no response card ({rule_en}).")
         ops.insert(0, {"op": "cards", "country": country, "deck": k.deck - 1, "responses": k.responses + 1})
-        return _done(_r("prepare.response", f"{c.ru} кладёт из колоды закрытый ответ ({rule_ru}).",
+        return _done(_r("prepare.response", f"{c.ru} {c.verb_ru('кладёт', 'кладут')} из колоды закрытый ответ ({rule_ru}).",
                         f"{c.en} puts a face-down response from its deck on the table ({rule_en})."), tuple(ops))
     card = default_catalogue().get(cmd.get("card_id") or "")
-    if card_type != "status" or card is None or card.type != "status":
-        raise CommandError("prepare takes card_type status with its card_id, or card_type response")
+    if card_type != "status":
+        raise CommandError(one_of("prepare card_type", card_type, ("status", "response")))
+    if card is None or card.type != "status":
+        statuses = [c.id for c in default_catalogue().by_type("status", country)]
+        raise CommandError("prepare with card_type status needs the card_id of a status — " + (
+            unknown("status card id", cmd.get("card_id"), statuses) if card is None else
+            f"{card.id} is {a_an(card.type)} card; accepted: {listed(statuses)}"))
     if card.country != country:
         return _check_named(board, country, card.id, "status")
     if _copies_left(table, card) <= 0:

@@ -12,6 +12,7 @@ from .commands_base import (
     CARD_TYPE_NAMES, CommandError, _card_title, _copies_left, _copies_refusal, _done, _r, _refused,
     play_condition_refusal,
 )
+from .inputs import a_an, unknown
 from .state import ARMY, NAVY
 from .steps import run_pending
 from .tablestate import BASIC_CARD_ACTION, CARD_TYPES, Table, apply_ops
@@ -98,7 +99,8 @@ def _play_from(board, table, index: int, cmd) -> Outcome:
     else:
         card = default_catalogue().get(cmd.get("card_id") or "")
         if card is None and cmd.get("card_id"):
-            raise CommandError(f"unknown card: {cmd.get('card_id')!r}")
+            raise CommandError(unknown("card id", cmd.get("card_id"),
+                                       [c.id for c in default_catalogue().by_country(by)]))
         if card is None:
             basic = default_catalogue().by_type(card_type, by)
             card = basic[0] if card_type in BASIC_CARD_ACTION and basic else None
@@ -111,7 +113,7 @@ def _play_from(board, table, index: int, cmd) -> Outcome:
             c = board.countries[by]
             return _refused("play_from.other_card", f"«{ru}»: «{card.name_ru}» — не карта «"
                             f"{CARD_TYPE_NAMES[card_type][0]}» из колоды страны {c.ru} ({PLAY_FROM_RULE[0]}).",
-                            f"“{en}”: “{card.name_en}” is not a {CARD_TYPE_NAMES[card_type][1]} card of "
+                            f"“{en}”: “{card.name_en}” is not {a_an(CARD_TYPE_NAMES[card_type][1])} card of "
                             f"{c.en}'s deck ({PLAY_FROM_RULE[1]}).")
     new_rules = table.options.new_card_rules  # card rules 2: none of the refusals below but the copies'
     if new_rules and card is not None and card.id == step["card"]:
@@ -170,7 +172,7 @@ def _play_from(board, table, index: int, cmd) -> Outcome:
     elif card_type in ("event", "economic_warfare"):
         follow = program.compile_card(board, after.position, card, by, after.last,
                                       alternatives=table.options.new_card_rules,
-                                      per_piece=table.options.at_least(4))
+                                      per_piece=table.options.at_least(4), lazy=table.options.at_least(6))
     rest = follow + list(table.pending[index + 1:])  # "may" steps before it are passed over
     more, notes = run_pending(board, after, rest)
     c_ru, c_en = (card.name_ru, card.name_en) if card_type != "response" else CARD_TYPE_NAMES["response"]

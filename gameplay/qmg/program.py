@@ -21,6 +21,7 @@ from .adjacency import Adjacency, strait_status
 from .board import ALLIES, AXIS, Board
 from .cards import Card, default_catalogue
 from .effects import condition_holds
+from .inputs import cards_en, cards_ru
 from .rules import Action, check_action, compute_supply
 from .state import ARMY, NAVY, Position
 
@@ -111,17 +112,21 @@ def names_placeholder(cond, placeholder: str) -> bool:
 
 
 def compile_card(board: Board, position: Position, card: Card, by: str, last: dict | None = None,
-                 alternatives: bool = True, per_piece: bool = True) -> list[dict]:
+                 alternatives: bool = True, per_piece: bool = True, lazy: bool = False) -> list[dict]:
     """The steps ``card``'s effects open for country ``by`` now (``last``: the action the card answers).
     ``alternatives``: a target's own choice of a card's ``alternative`` (Malta Submarines: the discard or its
     navy); False for a game stored by the card rules before it (level 2): each target's discard, no choice.
     ``per_piece``: a protect step whose condition names the protected piece's space (Destroyers) keeps the
-    condition and judges it per candidate piece; False for card rules ≤3 (the condition was never met)."""
+    condition and judges it per candidate piece; False for card rules ≤3 (the condition was never met).
+    ``lazy`` (card rules 6): a board step's condition is kept on the step and judged when the step's turn comes
+    (an earlier step may meet it), and the steps of a card whose text allows any order are marked so
+    (``any_order``: offered together), and every step carries ``effect``, the index of its effect on the card."""
     last = last or {}
     team = board.team_of(by)
     steps = []
-    for e in card.effects:
+    for index, e in enumerate(card.effects):
         kind = e.kind
+        before = len(steps)
         if kind in BOARD_STEPS or kind == "protect":
             fixed = list(e.get("spaces") or ())
             if e.get("include_adjacent"):
@@ -158,6 +163,8 @@ def compile_card(board: Board, position: Position, card: Card, by: str, last: di
             if e.get("requires") and per_piece and kind == "protect" \
                     and names_placeholder(e["requires"], "@protected_space"):
                 step["requires"] = _substitute(e["requires"], last)  # judged per piece (targets)
+            elif e.get("requires") and lazy:
+                step["requires"] = _substitute(e["requires"], last)  # judged when the step's turn comes
             elif e.get("requires"):
                 cond = _substitute(e["requires"], last)
                 supply = compute_supply(board, position)
@@ -218,6 +225,10 @@ def compile_card(board: Board, position: Position, card: Card, by: str, last: di
             steps.append({"card": card.id, "kind": "manual", "by": by, "optional": True, "left": 1,
                           "note": str(e.get("note") or kind)})
         # vp_immediate is scored when the card is played; supply/scoring effects act while in play
+        for step in steps[before:] if lazy else ():
+            step["effect"] = index
+            if card.any_order and kind in BOARD_STEPS + ("protect",):
+                step["any_order"] = True
     return steps
 
 
@@ -287,6 +298,9 @@ def targets(board: Board, position: Position, step: dict, protected: Iterable[di
         return []
     supply = compute_supply(board, position, context)
     shielded = {(p["country"], p["kind"], p["space"]) for p in protected}
+    if step.get("requires") and kind != "protect" and not condition_holds(
+            board, position.pieces, step["requires"], step["by"], supply):
+        return []  # the card's condition does not hold now (judged when the step's turn comes)
     if kind in ("build", "recruit"):
         kinds = (ARMY, NAVY) if step["piece"] == "any" else (step["piece"],)
         for owner in step["countries"]:
@@ -334,12 +348,18 @@ def matches(step: dict, choice: dict, candidate: dict) -> bool:
     return True
 
 
-def describe(board: Board, step: dict, lang: str = "ru") -> str:
-    """A short line saying what the step asks for (in the players' language)."""
+def describe(board: Board, step: dict, lang: str = "ru", title: bool = True) -> str:
+    """A short line saying what the step asks for (in the players' language); ``title``: led by the card's name."""
+    if step["kind"] == AIR_RETREAT:
+        return describe_air_retreat(board, step, lang)
     cat = default_catalogue()
     card = cat.get(step["card"])
-    title = (card.name_en if lang == "en" else card.name_ru) if card else step["card"]
+    name = (card.name_en if lang == "en" else card.name_ru) if card else step["card"]
     spaces = step.get("spaces")
+    land = {"land": True, "sea": False}.get(step.get("domain")) if step["kind"] == "battle" else \
+        {ARMY: True, NAVY: False}.get(step.get("piece"))
+    if spaces and land is not None:  # only the spaces of the step's terrain (a neighbourhood holds both)
+        spaces = [s for s in spaces if s in board.spaces and board.spaces[s].is_land == land]
     where = ""
     if spaces:
         names = [board.spaces[s].en if lang == "en" else board.spaces[s].ru for s in spaces if s in board.spaces]
@@ -364,6 +384,11 @@ def describe(board: Board, step: dict, lang: str = "ru") -> str:
           "discard_response": "discard an opponent's response", "manual": "apply as the card says",
           "play_from": "play a card ({})".format({"own_deck": "from the deck", "own_discard": "from the discard pile",
                                                  "hand": "from the hand"}.get(step.get("source"), ""))}.get(kind, kind)
+    targets_ = [board.countries[t] for t in step.get("targets") or () if t in board.countries]
+    if kind == "discard" and len(targets_) == 1 and not step.get("alternative"):  # a named deck discards
+        n = int(step.get("n", 1))
+        ru = f"{targets_[0].ru} {targets_[0].verb_ru('сбрасывает', 'сбрасывают')} из колоды: {cards_ru(n)}"
+        en = f"{targets_[0].en} discards {cards_en(n)} from the top of its deck"
     if kind == "discard" and step.get("alternative"):  # «Мальтийские субмарины»: the target's own choice
         alt = step["alternative"]
         alt_spaces = [board.spaces[s] for s in alt.get("spaces") or () if s in board.spaces]
@@ -378,9 +403,51 @@ def describe(board: Board, step: dict, lang: str = "ru") -> str:
         ru = ("сбросить статус или закрытую карту ответа страны " + ", ".join(c.ru for c in whose)).strip()
         en = ("discard a status or a face-down response of " + ", ".join(c.en for c in whose)).strip()
     may_ru, may_en = (" (можно пропустить)", " (may be skipped)") if step.get("optional") else ("", "")
+    body = f"{en}{where}{may_en}" if lang == "en" else f"{ru}{where}{may_ru}"
+    return f"{name}: {body}" if title else body
+
+
+def any_order_group(steps) -> int:
+    """How many of ``steps`` (first first) form the open group of an "any order" card at the head: its board
+    steps are offered together (card rules 6); 1 when the head is an ordinary step, 0 when none is open."""
+    if not steps:
+        return 0
+    head = steps[0]
+    if not head.get("any_order"):
+        return 1
+    k = 1
+    while k < len(steps) and steps[k].get("any_order") and steps[k]["card"] == head["card"] \
+            and steps[k]["by"] == head["by"] and steps[k].get("effect", 0) > steps[k - 1].get("effect", 0):
+        k += 1
+    return k
+
+
+def describe_head(board: Board, steps, lang: str = "ru") -> str:
+    """What the first open step asks for; for an "any order" card, every step of its group, in any order."""
+    k = any_order_group(steps)
+    if k <= 1:
+        return describe(board, steps[0], lang) if steps else ""
+    card = default_catalogue().get(steps[0]["card"])
+    name = (card.name_en if lang == "en" else card.name_ru) if card else steps[0]["card"]
+    parts = "; ".join(describe(board, {**st, "optional": False}, lang, title=False) for st in steps[:k])
     if lang == "en":
-        return f"{title}: {en}{where}{may_en}"
-    return f"{title}: {ru}{where}{may_ru}"
+        return f"{name}: in any order — {parts} (each may be skipped)"
+    return f"{name}: в любом порядке — {parts} (каждый шаг можно пропустить)"
+
+
+AIR_RETREAT = "air_retreat"  # a step kind that is not a card's: a stranded air force moves or goes (card rules 6)
+
+
+def describe_air_retreat(board: Board, step: dict, lang: str = "ru") -> str:
+    """The stranded air force's step in words: where it stands, and what its owner may do."""
+    c, sp = board.countries[step["by"]], board.spaces[step["space"]]
+    if lang == "en":
+        also = ", use air defence" if step.get("defence") else ""
+        return (f"Air retreat: {c.en}'s air force in {sp.en} is left with no army or navy — move it next to one"
+                f"{also} or remove it (Air Marshal)")
+    also = ", применить авиазащиту" if step.get("defence") else ""
+    return (f"Отступление авиации: авиация {c.of_ru()} в секторе «{sp.ru}» без армии и флота — перелететь к ним"
+            f"{also} или убрать (Air Marshal)")
 
 
 # ------------------------------------------------------------------------------------------

@@ -47,7 +47,7 @@ TEMPLATES: dict[str, tuple[str, str]] = {
     ),
     "stacking.own": (
         "В секторе «{space_ru}» уже есть {piece_gen_ru} страны {country_ru}: одна фишка каждого вида от страны на сектор (правило «Фишки»).",
-        "{space_en} already holds a {kind_en} of {country_en}: one piece of each kind per country in a space (rule “Pieces”).",
+        "{space_en} already holds {country_en}'s {kind_en}: one piece of each kind per country in a space (rule “Pieces”).",
     ),
     "stacking.enemy": (
         "В секторе «{space_ru}» стоит {piece_ru} противника ({other_ru}): фишки противоборствующих лагерей не могут делить сектор (правило «Фишки»).",
@@ -181,7 +181,7 @@ TEMPLATES: dict[str, tuple[str, str]] = {
     # --- reminders ---------------------------------------------------------------------------
     "reminder.recruit_unsupplied": (
         "Нанятая фишка не снабжается и будет убрана в следующей фазе снабжения страны {country_ru}.",
-        "The recruited piece is unsupplied and will be removed in {country_en}'s next supply step.",
+        "The recruited piece is unsupplied and will be removed in the next supply step of {country_en}.",
     ),
     "reminder.empty_target": (
         "Сектор пуст: атака ничего не убирает (так делают, чтобы сработал статус или ответ).",

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from .board import Board, load_board
 from .cards import default_catalogue
+from .inputs import unknown
 from .scenario import run_scenario
 from .state import PositionError
 
@@ -66,6 +67,10 @@ def _piece_pattern(value, where: str) -> dict:
     if not isinstance(value, dict) or not value or set(value) - _PIECE_KEYS \
             or not all(isinstance(v, str) for v in value.values()):
         raise PositionError(f"{where}: a piece pattern is an object with some of country, kind, space")
+    board = load_board()  # a board variant changes edges, stars and straits, never the ids
+    for key, known in (("country", board.turn_order), ("kind", ("army", "navy", "air")), ("space", board.spaces)):
+        if key in value and value[key] not in known:
+            raise PositionError(f"{where}: " + unknown(key, value[key], known))
     return value
 
 
@@ -88,7 +93,7 @@ def validate_ruling(doc) -> None:
     cat = default_catalogue()
     for cid in rules_on:
         if not isinstance(cid, str) or cat.get(cid) is None:
-            raise PositionError(f"rules_on: unknown card id {cid!r}")
+            raise PositionError("rules_on: " + unknown("card id", cid, cat.ids))
     commands = doc.get("commands", [])
     if not isinstance(commands, list):
         raise PositionError("'commands' must be a list")

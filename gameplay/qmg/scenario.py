@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from .board import Board, load_board
 from .cards import default_catalogue
+from .inputs import a_an, listed, one_of, unknown
 from .state import Position, PositionError, validate_position
 from .stepper import QmgStepper
 from .table import (
@@ -55,11 +56,14 @@ def _ids(value, where, country, card_type) -> list[str]:
     for cid in value:
         card = cat.get(cid) if isinstance(cid, str) else None
         if card is None:
-            raise PositionError(f"{where}: unknown card id {cid!r}")
+            raise PositionError(f"{where}: " + unknown("card id", cid, [c.id for c in cat.by_country(country)
+                                                                   if not card_type or c.type == card_type] or cat.ids))
         if card.country != country:
-            raise PositionError(f"{where}: {cid} is not in {country}'s deck")
+            raise PositionError(f"{where}: {cid} is in {card.country}'s deck, not {country}'s (list it under "
+                                f"cards.{card.country})")
         if card_type and card.type != card_type:
-            raise PositionError(f"{where}: {cid} is a {card.type}, not a {card_type}")
+            raise PositionError(f"{where}: {cid} is {a_an(card.type)} card; {where.rsplit('.', 1)[-1]} takes "
+                                f"{card_type} cards only")
     return value
 
 
@@ -67,9 +71,10 @@ def setup_table(board: Board, data: dict) -> tuple[Table, dict[str, list[str]], 
     """The table a scenario describes, the known hand ids and the face-down responses by id."""
     if not isinstance(data, dict):
         raise PositionError("the scenario must be a JSON object")
-    unknown = set(data) - _TOP_KEYS - RULING_KEYS
-    if unknown:
-        raise PositionError(f"unknown key(s): {', '.join(sorted(unknown))}")
+    extra = set(data) - _TOP_KEYS - RULING_KEYS
+    if extra:
+        raise PositionError(f"unknown key(s): {', '.join(sorted(extra))} — accepted: "
+                            f"{listed(sorted(_TOP_KEYS | RULING_KEYS))}")
     raw_opts = _object(data, "options")
     if set(raw_opts) - _OPTION_KEYS:
         raise PositionError(f"'options' is an object with keys among {', '.join(sorted(_OPTION_KEYS))}")
@@ -78,7 +83,7 @@ def setup_table(board: Board, data: dict) -> tuple[Table, dict[str, list[str]], 
     if limits is None:
         limits = dict(board.air_forces_default) if air else {}
     if not isinstance(limits, dict) or any(k not in board.countries for k in limits):
-        raise PositionError("'options.air_limits' maps country ids to numbers")
+        raise PositionError(f"'options.air_limits' maps country ids ({listed(board.turn_order)}) to numbers")
     options = Options(early_victory=bool(raw_opts.get("early_victory")), reallocate=bool(raw_opts.get("reallocate")),
                       dealt=12 if air else 10, air_marshal=air,
                       air_limits=tuple(sorted((k, _int(v, f"air_limits.{k}", 0, 9)) for k, v in limits.items()))
@@ -90,12 +95,17 @@ def setup_table(board: Board, data: dict) -> tuple[Table, dict[str, list[str]], 
     if pieces and not all(isinstance(p, dict) for p in pieces):
         raise PositionError("each piece is an object {country, kind, space}")
     position = Position.from_dict({"pieces": pieces})
+    if not air and any(p.kind == "air" for p in position.pieces):
+        raise PositionError("a piece of kind 'air' (an air force) needs Air Marshal: "
+                            "\"options\": {\"air_marshal\": true}")
     validate_position(board, position, dict(options.air_limits) if air else None)
     raw_cards = data.get("cards", {})
     if raw_cards is None:
         raw_cards = {}
     if not isinstance(raw_cards, dict) or set(raw_cards) - set(board.countries):
-        raise PositionError("'cards' maps country ids to their counts")
+        wrong = sorted(set(raw_cards) - set(board.countries)) if isinstance(raw_cards, dict) else []
+        raise PositionError(("'cards': " + unknown("country", wrong[0], board.turn_order)) if wrong else
+                            f"'cards' maps country ids ({listed(board.turn_order)}) to their counts")
     cat = default_catalogue()
     cards, hands, responses = [], {}, {}
     for c in board.turn_order:
@@ -120,10 +130,14 @@ def setup_table(board: Board, data: dict) -> tuple[Table, dict[str, list[str]], 
         hands[c], responses[c] = list(hand_ids), list(resp)
     active = data.get("active", board.turn_order[0])
     if not isinstance(active, str) or active not in board.countries:
-        raise PositionError(f"unknown active country: {active!r}")
+        raise PositionError(unknown("active country", active, board.turn_order))
     phase = data.get("phase", "play")
-    if not isinstance(phase, str) or phase not in PHASES or (phase == "air" and not air):
-        raise PositionError(f"unknown phase: {phase!r}")
+    phases = [p for p in PHASES if air or p != "air"]
+    if phase == "air" and not air:
+        raise PositionError("phase 'air' exists only with Air Marshal (\"options\": {\"air_marshal\": true}) — "
+                            f"accepted here: {listed(phases)}")
+    if not isinstance(phase, str) or phase not in phases:
+        raise PositionError(one_of("phase", phase, phases))
     vp = _object(data, "vp")
     if set(vp) - {"axis", "allies"}:
         raise PositionError("'vp' is an object {axis, allies}")
@@ -167,12 +181,13 @@ def run_scenario(data: dict, board: Board | None = None, lang: str = "ru") -> di
         try:
             country = stepper.acting_side(table, command)
             if country not in board.countries:
-                raise CommandError(f"unknown country: {country!r}")
+                raise CommandError(unknown("country", country, board.turn_order))
             if is_face_down_play(command) and command.get("card_id"):
                 secret = command.pop("card_id")  # a face-down response stays anonymous, as on the web
                 card = default_catalogue().get(secret) if isinstance(secret, str) else None
                 if card is None or card.country != country or card.type != "response":
-                    raise CommandError(f"{secret!r} is not one of {country}'s responses")
+                    raise CommandError(f"{secret!r} is not one of {country}'s responses — accepted: " + listed(
+                        c.id for c in default_catalogue().by_type("response", country)))
             if command.get("type") == "use_card":  # the same check as the web table's (owner's private list)
                 private_refusal = face_down_refusal(table, country, command.get("card_id"), responses[country])
             if private_refusal:

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field, replace
 
 from .board import Board
 from .cards import Catalogue, default_catalogue
+from .inputs import a_an, unknown
 
 ARMY = "army"
 NAVY = "navy"
@@ -122,11 +123,11 @@ def validate_position(board: Board, position: Position, air_limits: dict | None 
     """
     for p in position.pieces:
         if p.country not in board.countries:
-            raise PositionError(f"unknown country: {p.country}")
+            raise PositionError(unknown("country", p.country, board.countries))
         if p.kind not in KINDS:
-            raise PositionError(f"unknown piece kind: {p.kind} (army, navy or air)")
+            raise PositionError(f"unknown piece kind {p.kind!r} — accepted: army, navy, air (air with Air Marshal)")
         if p.space not in board.spaces:
-            raise PositionError(f"unknown space: {p.space}")
+            raise PositionError(unknown("space", p.space, board.spaces))
         land = board.spaces[p.space].is_land
         if p.kind == ARMY and not land:
             raise PositionError(f"an army cannot stand at sea: {p.country} in {p.space}")
@@ -152,10 +153,10 @@ def validate_position(board: Board, position: Position, air_limits: dict | None 
         if space not in board.spaces or not board.spaces[space].is_land:
             raise PositionError(f"extra source must be a land space: {space}")
         if country not in board.countries:
-            raise PositionError(f"unknown country in extra_sources: {country}")
+            raise PositionError(unknown("country in extra_sources", country, board.countries))
     for space, team in position.blocked_sources:
         if space not in board.spaces:
-            raise PositionError(f"unknown space in blocked_sources: {space}")
+            raise PositionError(unknown("space in blocked_sources", space, board.spaces))
         if team not in ("axis", "allies"):
             raise PositionError(f"blocked_sources takes a team (axis or allies), got: {team}")
     if position.statuses:
@@ -168,8 +169,8 @@ def validate_statuses(position: Position, catalogue: Catalogue | None = None) ->
     for card_id, n in Counter(position.statuses).items():
         c = cat.get(card_id)
         if c is None:
-            raise PositionError(f"unknown status card: {card_id}")
+            raise PositionError(unknown("status card", card_id, cat.ids))
         if c.type != "status":
-            raise PositionError(f"not a status card: {card_id} (its type is {c.type})")
+            raise PositionError(f"not a status card: {card_id} (it is {a_an(c.type)} card)")
         if n > c.copies:
             raise PositionError(f"status card {card_id} is in play {n} times but the deck holds {c.copies}")

@@ -9,12 +9,14 @@ from . import program
 from .battles import _attack_over, _battle_ops, _held_note, _is_protected, _place_ops, _protected_refusal
 from .cards import default_catalogue
 from .commands_base import (
-    CommandError, RULE_USE_EN, RULE_USE_RU, _card_title, _done, _r, _refused, discard_from_deck, piece_names,
+    CommandError, RULE_PLAY_EN, RULE_PLAY_RU, RULE_USE_EN, RULE_USE_RU, _card_title, _done, _r, _refused,
+    discard_from_deck, piece_names,
 )
 from .reasons import Reason
-from .rules import Action, apply_action
+from .effects import condition_holds, describe_condition
+from .rules import Action, apply_action, compute_supply
 from .state import NAVY, Piece
-from .tablestate import apply_ops, turn_context
+from .tablestate import STEP_TYPES, apply_ops, turn_context
 
 def _choice_ops(board, table, step: dict, cand: dict) -> tuple[list[dict], list[Reason], Reason] | Outcome:
     """Apply one legal choice of ``step``: (operations, notes, reason) or a refusal."""
@@ -46,7 +48,9 @@ def _choice_ops(board, table, step: dict, cand: dict) -> tuple[list[dict], list[
             return _protected_refusal(board, piece)
         c, sp = board.countries[piece.country], board.spaces[piece.space]
         last = {**(table.last or {}), "removed": piece.to_dict()}
-        return ([{"op": "remove", **piece.to_dict()}, {"op": "last", "last": last}], [],
+        answer = [{"op": "window", "team": board.team_of(piece.country), "passes": 0}] \
+            if table.options.at_least(6) else []  # card rules 6: the owner's team may answer the elimination
+        return ([{"op": "remove", **piece.to_dict()}, {"op": "last", "last": last}, *answer], [],
                 _r("card.eliminated", f"Уничтожена фишка страны {c.ru} в «{sp.ru}».",
                    f"{c.en}'s piece in {sp.en} is eliminated."))
     if kind == "protect":
@@ -80,6 +84,8 @@ def _choice_ops(board, table, step: dict, cand: dict) -> tuple[list[dict], list[
                     target: {"deck": k.deck, "hand": k.hand, "discard": k.discard, "vp": lost}}
             ops.append({"op": "last", "last": {**(table.last or {}), "ew": played.id,
                                                "by": step.get("player", step["by"]), "ew_hits": hits}})
+            if table.options.at_least(6):  # card rules 6: the target's team may answer the discard
+                ops.append({"op": "window", "team": board.team_of(target), "passes": 0})
         return ops, [], out.reason
     if kind == "discard_status" and not cand.get("card_id"):
         kind = "discard_response"
@@ -125,7 +131,9 @@ def _auto_choice(board, table, step, cands) -> dict | None:
 
 def run_pending(board, table, steps) -> tuple[list[dict], list[Reason]]:
     """Open ``steps`` (in front of those already open): mechanical steps at the head are applied by
-    the engine, steps with nothing left to do close; the rest wait for the player (one ``pending`` op)."""
+    the engine, steps with nothing left to do close; the rest wait for the player (one ``pending`` op).
+    A step's targets are judged when its turn comes; the steps of an "any order" card (card rules 6) wait
+    together while any of them has a target, and close (each with its reason) when none has."""
     ops: list[dict] = []
     notes: list[Reason] = []
     steps = [dict(x) for x in steps]
@@ -134,6 +142,13 @@ def run_pending(board, table, steps) -> tuple[list[dict], list[Reason]]:
         head = steps[0]
         if current.finished:
             break
+        group = program.any_order_group(steps)
+        if group > 1:
+            if any(_step_targets(board, current, st) for st in steps[:group]):
+                break  # the player chooses which of them comes first
+            notes += [void_note(board, current, st) for st in steps[:group]]
+            del steps[:group]
+            continue
         cands = _step_targets(board, current, head)
         if head["kind"] == "discard_response" and current.cards_of(head["targets"][0]).responses <= 0:
             cands = []
@@ -143,16 +158,13 @@ def run_pending(board, table, steps) -> tuple[list[dict], list[Reason]]:
                 piece = Piece(cand["country"], cand["kind"], cand["space"])
                 if not _is_protected(current, piece):
                     more = [{"op": "remove", **piece.to_dict()}]
+                    more += _remember_auto(apply_ops(current, more), head, {**cand, "action": "eliminate"})
                     ops += more
                     current = apply_ops(current, more)
             steps.pop(0)
             continue
         if head["kind"] not in ("manual", "play_from") and not cands:
-            ru, en = _card_title(head["card"])
-            notes.append(_r("card.step_void", f"«{ru}»: для этого шага сейчас нет допустимой цели — он пропущен "
-                            "(правило «Как сыграть карту»: действия карты не зависят друг от друга).",
-                            f"“{en}”: this step has no legal target now — it is skipped (rule “Playing a card”: "
-                            "a card's actions do not depend on each other)."))
+            notes.append(void_note(board, current, head))
             steps.pop(0)
             continue
         choice = _auto_choice(board, current, head, cands)
@@ -162,15 +174,62 @@ def run_pending(board, table, steps) -> tuple[list[dict], list[Reason]]:
         if isinstance(done, Outcome):
             break
         more, extra, reason = done
+        more = list(more) + _remember_auto(apply_ops(current, more), head, choice)
+        current = apply_ops(current, more)
         ops += more
         notes += extra + [reason]
-        current = apply_ops(current, more)
         if head.get("left", 1) > 1:
             steps[0] = {**head, "left": head["left"] - 1}
         else:
             steps.pop(0)
     ops.append({"op": "pending", "steps": steps})
     return ops, notes
+
+
+def void_note(board, table, step) -> Reason:
+    """Why a step closes without being carried out: it has no legal target when its turn comes (or the card's
+    condition for it does not hold then), named so the player knows which of the card's steps it was."""
+    ru, en = _card_title(step["card"])
+    what_ru, what_en = program.describe(board, step, "ru", title=False), program.describe(board, step, "en", title=False)
+    cond = step.get("requires")
+    if cond and step["kind"] != "protect" and not condition_holds(
+            board, table.position.pieces, cond, step["by"], compute_supply(board, table.position, turn_context(table))):
+        need_ru, need_en = describe_condition(board, cond, step["by"])
+        return _r("card.step_void", f"«{ru}»: шаг «{what_ru}» пропущен — условие карты не выполнено ({need_ru}) "
+                  f"({RULE_PLAY_RU}).", f"“{en}”: the step “{what_en}” is skipped — the card's condition does not "
+                  f"hold (it {need_en}) ({RULE_PLAY_EN}).")
+    return _r("card.step_void", f"«{ru}»: шаг «{what_ru}» пропущен — когда до него дошла очередь, допустимой цели "
+              f"нет ({RULE_PLAY_RU}: действия карты выполняются по очереди, шаг без цели пропускается).",
+              f"“{en}”: the step “{what_en}” is skipped — it has no legal target now that its turn has come "
+              f"({RULE_PLAY_EN}: a card's actions are carried out in turn; a step with no target is skipped).")
+
+
+# a step's kind -> the ``step`` command's action that carries out its choices (when the choice names none)
+STEP_ACTION = {"discard": "discard_from_deck", "discard_status": "discard_status",
+               "discard_response": "discard_response", "protect": "protect", "eliminate": "eliminate"}
+
+
+def auto_entry(step: dict, choice: dict) -> dict:
+    """A choice the engine made by itself, as the ``step`` command that would have made it."""
+    action = choice.get("action") if choice.get("action") in STEP_TYPES else STEP_ACTION.get(step["kind"], step["kind"])
+    entry = {"card": step["card"], "action": action}
+    for key in ("space", "kind", "card_id"):
+        if choice.get(key):
+            entry[key] = choice[key]
+    who = choice.get("target_country") or choice.get("country")
+    if who:
+        entry["country"] = who
+    return entry
+
+
+def _remember_auto(table, step, choice) -> list[dict]:
+    """Card rules 6: a choice the engine applied by itself is remembered until the next command, so the same
+    step written out by hand (a rulings file that spells every step) is accepted as already done."""
+    if not table.options.at_least(6):
+        return []
+    last = dict(table.last or {})
+    last["auto"] = [*(last.get("auto") or ()), auto_entry(step, choice)]
+    return [{"op": "last", "last": last}]
 
 
 def _step_targets(board, table, step) -> list[dict]:
@@ -185,16 +244,20 @@ def _step_targets(board, table, step) -> list[dict]:
 
 
 def _apply_step(board, table, index: int, cand: dict) -> Outcome:
+    """Carry out a choice of the open step ``index``: the "may" steps before it are passed over — unless they
+    belong to the same "any order" card's group at the head, which stay open (card rules 6)."""
     step = table.pending[index]
     done = _choice_ops(board, table, step, cand)
     if isinstance(done, Outcome):
         return done
     ops, notes, reason = done
+    kept = list(table.pending[:index]) if index < program.any_order_group(table.pending) else []
     rest = list(table.pending[index:])
     if step.get("left", 1) > 1:
         rest[0] = {**step, "left": step["left"] - 1}
     else:
         rest.pop(0)
+    rest = kept + rest
     after = apply_ops(table, ops)
     more, more_notes = run_pending(board, after, rest) if not after.hold else ([{"op": "pending", "steps": rest}], [])
     return _done(reason, tuple(ops + more), notes=tuple(notes + more_notes))

@@ -25,14 +25,17 @@ MAX_DECK = 80  # the most cards a national deck may be given (Options.decks)
 # play condition only limiting the effects); 4 — the games created before the disputed rulings were settled (a
 # status's or response's trigger place — trigger_spaces / trigger_where — not checked, a victory-step status
 # usable at any time, «Фольксштурм» not waiving the adjacent piece,
-# «Автобаны» building armies never taken off); 5 — today's rules
-CARD_RULES = 5
+# «Автобаны» building armies never taken off); 5 — the games created before a card's steps were resolved lazily
+# (an "any order" card's steps offered together, a step's condition judged when its turn comes), a stranded air
+# force had to move or go at once, a Build card could be played on one's own supplied piece to trigger a status,
+# and the response window asked only the countries that can answer; 6 — today's rules
+CARD_RULES = 6
 CARD_TYPES = ("build_army", "build_navy", "land_battle", "sea_battle", "status", "response", "event",
               "economic_warfare", "discard_unused", "bombing")  # bombing: Air Marshal only
 BASIC_CARD_ACTION = {"build_army": "build_army", "build_navy": "build_navy",
                      "land_battle": "land_battle", "sea_battle": "sea_battle"}
 STEP_TYPES = ACTION_TYPES + ("discard_from_deck", "gain_vp", "protect", "discard_status", "discard_response",
-                             "play_from", "to_deck")
+                             "play_from", "to_deck", "air_retreat", "air_defence")  # the last two: a stranded air force
 FREE_STEP_TYPES = ACTION_TYPES + ("discard_from_deck", "gain_vp")  # what an unnamed card's steps may enter
 
 
@@ -133,6 +136,8 @@ class Table:
     protected: tuple[dict, ...] = ()
     last: dict | None = None
     gone: tuple[str, ...] = ()
+    # card rules 6: the countries of the answering team that have declined in this turn of the window
+    declined: tuple[str, ...] = ()
 
     # --- queries -----------------------------------------------------------------------------
     def active(self, board: Board) -> str:
@@ -162,13 +167,14 @@ class Table:
     def engine_dict(self) -> dict:
         """The card engine's part of the table (kept next to the mirror models as JSON)."""
         return {"pending": [dict(s) for s in self.pending], "hold": self.hold,
-                "protected": [dict(p) for p in self.protected], "last": self.last, "gone": list(self.gone)}
+                "protected": [dict(p) for p in self.protected], "last": self.last, "gone": list(self.gone),
+                **({"declined": list(self.declined)} if self.declined else {})}
 
     def with_engine(self, d: dict | None) -> "Table":
         d = d or {}
         return replace(self, pending=tuple(d.get("pending") or ()), hold=d.get("hold"),
                        protected=tuple(d.get("protected") or ()), last=d.get("last"),
-                       gone=tuple(d.get("gone") or ()))
+                       gone=tuple(d.get("gone") or ()), declined=tuple(d.get("declined") or ()))
 
     @classmethod
     def from_dict(cls, d: dict) -> "Table":
@@ -254,7 +260,7 @@ def _op_step(t, op):
                 used=() if new_turn else t.used, attack=None if new_turn else t.attack,
                 window=None if new_turn else t.window, window_passes=0 if new_turn else t.window_passes)
     if new_turn:
-        t = replace(t, pending=(), hold=None, protected=(), last=None)
+        t = replace(t, pending=(), hold=None, protected=(), last=None, declined=())
     return t
 
 
@@ -289,7 +295,8 @@ def _op_used(t, op):
 
 
 def _op_window(t, op):
-    return replace(t, window=op.get("team"), window_passes=op.get("passes", 0))
+    return replace(t, window=op.get("team"), window_passes=op.get("passes", 0),
+                   declined=tuple(op.get("declined") or ()))
 
 
 def _op_attack(t, op):

@@ -3,25 +3,31 @@ its cost is paid first, a protection may save a held piece), passing (two passes
 and a held removal happens), and the privacy of face-down responses."""
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
+
 from gameplay.common import Outcome
 
 from . import program
 from .battles import _answerable, _attack_over
-from .board import ALLIES, AXIS
 from .cards import default_catalogue
 from .commands_base import (
-    CommandError, RULE_USE_EN, RULE_USE_RU, _card_cost, _copies_left, _copies_refusal, _done, _pay_cost, _r,
-    _refused,
+    RULE_USE_EN, RULE_USE_RU, _card_cost, _copies_left, _copies_refusal, _done, _other as _other_team, _pay_cost,
+    _r, _refused,
 )
 from .effects import INSTEAD_OF_PLAY
-from .program import _neighbours
 from .legacy import _legacy_pass, _legacy_use_card
 from .reasons import Reason
-from .state import ARMY, NAVY
-from .steps import _step_targets, run_pending
+from .steps import _remember_auto, _step_targets, run_pending
 from .tablestate import Table, apply_ops
+from .triggers import (
+    _TRIGGERS, _trigger_happened, _where_words, asked, battle_context, response_usable, spent, status_usable,
+    trigger_token, waiting_for,
+)
+
 
 def _cmd_pass(board, table, cmd) -> Outcome:
+    if table.options.at_least(6) and not cmd.get("_legacy"):
+        return _pass_asked(board, table, cmd)
     out = _legacy_pass(board, table, cmd)
     if not out.ok or cmd.get("_legacy"):
         return out
@@ -37,151 +43,6 @@ def _cmd_pass(board, table, cmd) -> Outcome:
         return _done(reason, out.changes + ({"op": "remove", **piece}, {"op": "hold", "hold": None},
                                             {"op": "last", "last": last}) + tuple(more), notes=tuple(notes))
     return out
-
-
-# when a status or response may be used: (what must have just happened, in words)
-_TRIGGERS = {
-    "when_you_battle_land": ("вы только что атаковали сектор суши", "you have just battled a land space"),
-    "when_you_play_land_battle": ("вы только что атаковали сектор суши", "you have just battled a land space"),
-    "when_you_battle_sea": ("вы только что атаковали сектор моря", "you have just battled a sea space"),
-    "when_you_build_army": ("вы только что создали армию", "you have just built an army"),
-    "when_you_play_build_army": ("вы только что создали армию", "you have just built an army"),
-    "when_you_build_navy": ("вы только что создали флот", "you have just built a navy"),
-    "when_axis_builds_or_recruits_army": ("армия «оси» только что создана или нанята",
-                                          "an Axis army has just been built or recruited"),
-    "when_allies_build_or_recruit_navy": ("флот коалиции только что создан или нанят",
-                                          "an Allied navy has just been built or recruited"),
-    "when_german_army_removed": ("немецкую армию только что убрали", "a German army has just been removed"),
-    "when_your_navy_would_be_removed": ("ваш флот сейчас должны убрать", "your navy is about to be removed"),
-    "when_axis_army_battled": ("армию «оси» только что атаковали", "an Axis army has just been battled"),
-    "when_you_play_economic_warfare": ("вы только что сыграли «Экономическую войну»",
-                                       "you have just played Economic Warfare"),
-    "when_targeted_by_economic_warfare": ("против вас только что сыграли «Экономическую войну»",
-                                          "Economic Warfare has just been played against you"),
-    "after_you_play_card": ("вы только что сыграли карту", "you have just played a card"),
-    "discard_phase": ("идёт ваша фаза сброса", "it is your discard step"),
-    "victory_phase": ("идёт ваша фаза победных очков", "it is your victory step"),
-    "start_of_turn": ("начало вашего хода, карта ещё не сыграна", "the start of your turn, before a card is played"),
-}
-_BATTLE_TIMINGS = {"when_you_battle_land": "land", "when_you_play_land_battle": "land", "when_you_battle_sea": "sea"}
-
-
-# where the event a status or response answers happened, for the cards whose data names it (``trigger_spaces`` /
-# ``trigger_where`` in data/cards_1e.yaml): the remembered space it is judged on, per timing — the space battled,
-# the space of the piece just built or recruited, the space of the piece battled (card rules 5)
-TRIGGER_SPACE_OF = {"when_you_battle_land": "battled", "when_you_play_land_battle": "battled",
-                    "when_you_battle_sea": "battled", "when_you_build_army": "placed",
-                    "when_you_play_build_army": "placed", "when_you_build_navy": "placed",
-                    "when_axis_builds_or_recruits_army": "placed", "when_allies_build_or_recruit_navy": "placed",
-                    "when_axis_army_battled": "hit"}
-TRIGGER_WHERE = (None, "in_or_adjacent_to_spaces", "adjacent_to_own_piece")  # the trigger_where tokens judged
-
-
-def trigger_where_holds(board, position, card, country, space) -> bool:
-    """Did the card's trigger happen where its text says (``space``: where it happened; None: not known)?
-    ``trigger_spaces`` alone: in one of them; ``in_or_adjacent_to_spaces``: in or bordering one of them
-    («Распутица»); ``adjacent_to_own_piece``: bordering an army or navy of the card's country («Камикадзе»)."""
-    fixed, where = list(card.trigger_spaces), card.trigger_where
-    if not fixed and where is None:
-        return True
-    if space is None or where not in TRIGGER_WHERE:
-        return False
-    team = board.team_of(country)
-    if where == "in_or_adjacent_to_spaces":
-        return space in fixed or space in _neighbours(board, position, team, fixed)
-    if fixed and space not in fixed:
-        return False
-    if where == "adjacent_to_own_piece":
-        own = {p.space for p in position.of_country(country)}
-        return bool(own & _neighbours(board, position, team, [space]))
-    return True
-
-
-def _where_words(board, card) -> tuple[str, str]:
-    """Where the card's trigger must happen, in words (Russian, English)."""
-    ru = ", ".join(f"«{board.spaces[s].ru}»" for s in card.trigger_spaces)
-    en = ", ".join(board.spaces[s].en for s in card.trigger_spaces)
-    if card.trigger_where == "in_or_adjacent_to_spaces":
-        return f"в секторе {ru} или рядом с ним", f"in or next to {en}"
-    if card.trigger_where == "adjacent_to_own_piece":
-        return "рядом с вашей армией или флотом", "next to an army or navy of yours"
-    return f"в одном из секторов: {ru}", f"in one of: {en}"
-
-
-def battle_context(table, card, country, board=None) -> dict | None:
-    """What a card used "when you battle a land (sea) space" answers: the last battle of that kind that
-    ``country`` fought this turn — by its played card or any card that followed from it (card rules 4: a
-    response such as «Транспортировка на эсминцах» may still answer the sea battle after «Внезапная атака»'s
-    land battle, as the rulebook's example 2 does); card rules 5 (with ``board``): only a battle where the card
-    says («Наступление в Китае»: China, Szechuan or Southeast Asia). None: no such battle (or card rules ≤3, or
-    not such a card)."""
-    domain = _BATTLE_TIMINGS.get(card.timing)
-    if domain is None or not table.options.at_least(4):
-        return None
-    last = table.last or {}
-    battles = last.get("battles") or ([{"space": last["battled"], "domain": last.get("domain"), "by": last.get("by")}]
-                                      if last.get("battled") else [])
-    where = board is not None and table.options.at_least(5)
-    for b in reversed(battles):
-        if b.get("by") == country and b.get("domain") == domain and (
-                not where or trigger_where_holds(board, table.position, card, country, b.get("space"))):
-            return {**last, "battled": b["space"], "domain": domain, "by": country}
-    return None
-
-
-def _trigger_happened(board, table, card, country) -> bool:
-    """Has the event the card answers happened — from card rules 5 also where the card says?"""
-    if card.timing in _BATTLE_TIMINGS and table.options.at_least(4):
-        return battle_context(table, card, country, board) is not None
-    if not _event_happened(board, table, card, country):
-        return False
-    if not table.options.at_least(5):
-        return True
-    remembered = (table.last or {}).get(TRIGGER_SPACE_OF.get(card.timing, "")) or {}
-    return trigger_where_holds(board, table.position, card, country, remembered.get("space"))
-
-
-def _event_happened(board, table, card, country) -> bool:
-    last = table.last or {}
-    team = board.team_of(country)
-    placed = last.get("placed") or {}
-    removed = last.get("removed") or {}
-    hit = last.get("hit") or {}
-    active = table.active(board)
-    t = card.timing
-    if t in ("when_you_battle_land", "when_you_play_land_battle"):
-        return last.get("by") == country and last.get("domain") == "land" and bool(last.get("battled"))
-    if t == "when_you_battle_sea":
-        return last.get("by") == country and last.get("domain") == "sea" and bool(last.get("battled"))
-    if t in ("when_you_build_army", "when_you_play_build_army"):
-        return placed.get("country") == country and placed.get("kind") == ARMY and placed.get("how") == "build"
-    if t == "when_you_build_navy":
-        return placed.get("country") == country and placed.get("kind") == NAVY and placed.get("how") == "build"
-    if t == "when_axis_builds_or_recruits_army":
-        return bool(placed) and board.team_of(placed["country"]) == AXIS and placed["kind"] == ARMY
-    if t == "when_allies_build_or_recruit_navy":
-        return bool(placed) and board.team_of(placed["country"]) == ALLIES and placed["kind"] == NAVY
-    if t == "when_german_army_removed":
-        return removed.get("country") == "germany" and removed.get("kind") == ARMY
-    if t == "when_your_navy_would_be_removed":
-        held = (table.hold or {}).get("piece") or {}
-        return held.get("country") == country and held.get("kind") == NAVY
-    if t == "when_axis_army_battled":
-        return bool(hit) and board.team_of(hit["country"]) == AXIS and hit["kind"] == ARMY
-    if t == "when_you_play_economic_warfare":
-        return active == country and table.played == "economic_warfare"
-    if t == "when_targeted_by_economic_warfare":
-        return table.played == "economic_warfare" and board.team_of(active) != team
-    if t == "after_you_play_card":
-        return active == country and table.played not in (None, "discard_unused")
-    if t == "discard_phase":
-        return active == country and table.phase == "discard"
-    if t == "victory_phase":
-        return active == country and table.phase == "victory"
-    if t == "start_of_turn":
-        return active == country and table.phase == "play" and not table.played
-    return True
-
 
 def is_face_down_play(command: dict) -> bool:
     """Does this command put a response face down (its identity private: out of the public log)?"""
@@ -213,14 +74,13 @@ def _cmd_use_card(board, table, cmd) -> Outcome:
     if cmd.get("_legacy"):
         return _legacy_use_card(board, table, cmd)
     country = cmd.get("country")
-    card = default_catalogue().get(cmd.get("card_id") or "")
-    if card is None or card.type not in ("status", "response"):
-        raise CommandError(f"not a status or response card: {cmd.get('card_id')!r}")
-    team = board.team_of(country)
-    out = _legacy_use_card(board, table, cmd)
+    out = _legacy_use_card(board, table, cmd)  # an unknown card is bad input; an event or a basic card, refused
     if not out.ok:
         return out
-    if table.window is not None and table.window != team and _answerable(board, table, table.window):
+    card = default_catalogue()[cmd["card_id"]]
+    team = board.team_of(country)
+    asked_rules = table.options.at_least(6)  # card rules 6: a window is open only for a team that has someone asked
+    if table.window is not None and table.window != team and (asked_rules or _answerable(board, table, table.window)):
         return _refused("window.not_yours", "Сейчас очередь другого лагеря отвечать: лагеря используют карты по "
                         f"очереди, начиная с противника сыгравшего ({RULE_USE_RU}).",
                         f"It is the other team's turn to answer: teams take turns, the player's opponents first "
@@ -237,7 +97,18 @@ def _cmd_use_card(board, table, cmd) -> Outcome:
         return _refused("use.no_trigger", f"«{card.name_ru}» можно использовать, только когда {ru}; этого не было "
                         f"(текст карты; {RULE_USE_RU}).", f"“{card.name_en}” may be used only when {en}; that has "
                         f"not happened (card text; {RULE_USE_EN}).")
+    if asked_rules and card.type == "status" and card.country == country \
+            and [card.id, trigger_token(board, table, card, country)] in spent(table):
+        return _refused("use.spent", f"«{card.name_ru}» уже использован на это событие: он сработает снова, когда "
+                        f"событие повторится (текст карты; {RULE_USE_RU}).", f"“{card.name_en}” has already been "
+                        f"used for this event: it may be used again when the event happens again (card text; "
+                        f"{RULE_USE_EN}).")
     ops = list(out.changes)
+    if asked_rules and card.type == "status" and card.country == country:
+        ops.append({"op": "last", "last": {**(table.last or {}), "spent": [
+            *spent(table), [card.id, trigger_token(board, table, card, country)]]}})
+    if asked_rules and table.window is None:  # a card used with no window open gives the other team its turn
+        ops.append({"op": "window", "team": _other_team(team), "passes": 0})
     if card.type == "response":
         ops.append({"op": "gone", "card": card.id})
     ops += _pay_cost(board, apply_ops(table, ops), country, _card_cost(card))  # discarded before it acts
@@ -262,9 +133,11 @@ def _cmd_use_card(board, table, cmd) -> Outcome:
     after = apply_ops(table, ops)
     steps = program.compile_card(board, after.position, card, country,
                                  battle_context(table, card, country, board) or table.last,
-                                 alternatives=table.options.new_card_rules, per_piece=table.options.at_least(4))
+                                 alternatives=table.options.new_card_rules, per_piece=table.options.at_least(4),
+                                 lazy=table.options.at_least(6))
     notes: list[Reason] = []
     held = table.hold
+    saved = None
     if held is not None:
         for st in steps:
             if st["kind"] == "protect" and any(c["country"] == held["piece"]["country"] and c["space"] == held["piece"]["space"]
@@ -272,11 +145,14 @@ def _cmd_use_card(board, table, cmd) -> Outcome:
                                                for c in _step_targets(board, after, st)):
                 ops += [{"op": "protect", "piece": dict(held["piece"])}, {"op": "hold", "hold": None},
                         *_attack_over(table)]
+                ops += _remember_auto(apply_ops(table, ops), st, {"action": "protect", **held["piece"]})
                 steps = []
+                saved = held
                 break
         if card.timing == "when_your_navy_would_be_removed":
             ops += [{"op": "hold", "hold": None}, *_attack_over(table)]  # saved from this removal only
             steps = []
+            saved = held
     if card.type == "response" and steps and all(s["kind"] == "eliminate" for s in steps) \
             and not any(_step_targets(board, after, s) for s in steps):
         return _refused("use.no_trigger", f"«{card.name_ru}»: того, на что отвечает карта, не было — уничтожать "
@@ -284,4 +160,143 @@ def _cmd_use_card(board, table, cmd) -> Outcome:
                         f"happened — there is nothing to eliminate (card text; {RULE_USE_EN}).")
     after = apply_ops(table, ops)
     more, more_notes = run_pending(board, after, steps + list(after.pending))
-    return _done(out.reason, tuple(ops + more), notes=tuple(notes + more_notes))
+    reason, data = out.reason, {}
+    if saved is not None and table.options.at_least(6):  # what the answer did, for everyone's log line
+        said = saved_words(board, saved, card)
+        reason = Reason(reason.code, f"{reason.ru} {said.ru}", f"{reason.en} {said.en}", reason.rule)
+        data = {"window": {"saved": dict(saved["piece"]), "by_card": card.id, "attacker": saved.get("by")}}
+    outcome = _done(reason, tuple(ops + more), notes=tuple(notes + more_notes))
+    return replace(outcome, data=data) if data else outcome
+
+
+# ------------------------------------------------------------------------------------------
+# Card rules 6: the window asks only who can answer (public facts only)
+# ------------------------------------------------------------------------------------------
+
+def settle_window(board, table) -> tuple[list[dict], list[Reason], dict]:
+    """Card rules 6: the window after a command — a team with nobody left to ask passes by itself, two passes in a
+    row close it, and a removal held for it happens then. (ops, what it did for the log line, data)."""
+    if not table.options.at_least(6) or table.window is None or table.finished:
+        return [], [], {}
+    team, passes, declined = table.window, table.window_passes, list(table.declined)
+    moved = False
+    for _ in range(3):
+        if passes >= 2:
+            ops, said, data = _close_window(board, table)
+            if data["window"].get("removed"):  # the removal is a new event: its owner's team may answer it
+                more, more_said, _ = settle_window(board, apply_ops(table, ops))
+                ops, said = ops + more, said + more_said
+            return ops, said, data
+        if any(c not in declined for c in asked(board, table, team)):
+            break
+        passes, team, declined, moved = passes + 1, _other_team(team), [], True
+    if not moved:
+        return [], [], {}
+    return [{"op": "window", "team": team, "passes": passes}], [], {}
+
+
+def _close_window(board, table) -> tuple[list[dict], list[Reason], dict]:
+    ops: list[dict] = [{"op": "window", "team": None}]
+    if not table.hold:
+        return ops, [], {"window": {"closed": True}}
+    held = table.hold
+    piece = held["piece"]
+    ops += [{"op": "remove", **piece}, {"op": "hold", "hold": None},
+            {"op": "last", "last": {**(table.last or {}), "removed": dict(piece)}},
+            {"op": "window", "team": board.team_of(piece["country"]), "passes": 0}]
+    after = apply_ops(table, ops)
+    more, notes = run_pending(board, after, list(table.pending))
+    said = removed_words(board, held)
+    return ops + more, [said, *notes], {"window": {"closed": True, "removed": dict(piece), "attacker": held.get("by")}}
+
+
+def _piece_words(board, piece: dict) -> tuple[str, str]:
+    c, sp = board.countries[piece["country"]], board.spaces[piece["space"]]
+    kind_ru = {"army": "армия", "navy": "флот"}.get(piece["kind"], "авиация")
+    return f"{kind_ru} {c.of_ru()} в секторе «{sp.ru}»", f"{c.en}'s {piece['kind']} in {sp.en}"
+
+
+def removed_words(board, held: dict) -> Reason:
+    ru, en = _piece_words(board, held["piece"])
+    verb = "убран" if held["piece"]["kind"] == "navy" else "убрана"
+    return _r("window.removed", f"Ответов больше нет: {ru} {verb}.", f"No more answers: {en} is removed.")
+
+
+def saved_words(board, held: dict, card) -> Reason:
+    ru, en = _piece_words(board, held["piece"])
+    pronoun = "его" if held["piece"]["kind"] == "navy" else "её"
+    return _r("window.saved", f"Атака отбита: {ru} остаётся на поле — {pronoun} спасла карта «{card.name_ru}».",
+              f"The attack is answered: {en} stays on the board — saved by “{card.name_en}”.")
+
+
+def stake_of(board, table) -> Reason | None:
+    """What the open window is about, in words: the attack whose removal waits («Япония атакует флот
+    Великобритании в секторе «Южно-Китайское море»»), else the last move that opened it."""
+    held = table.hold
+    if held:
+        a = board.countries[held.get("by") or table.active(board)]
+        ru, en = _piece_words(board, held["piece"])
+        return _r("window.stake", f"{a.ru} {a.verb_ru('атакует', 'атакуют')} — под ударом {ru}",
+                  f"{a.en} attacks {en}")
+    stake = (table.last or {}).get("stake")
+    if stake:
+        return _r("window.stake", f"Ответ на ход: {stake['ru']}", f"Answering: {stake['en']}")
+    return None
+
+
+@dataclass(frozen=True)
+class WindowView:
+    """The open response window as every phone may see it (public facts only)."""
+
+    team: str  # the team whose turn it is to answer or pass
+    waiting: tuple[str, ...]  # the countries asked that have not answered yet, in turn order
+    declined: tuple[str, ...]  # the countries of that team that have passed
+    passes: int  # team passes in a row (the window closes at two)
+    held: dict | None  # the piece whose removal waits for the window, with the attacker ("by"), or None
+    stake: Reason | None  # what is at stake, in both languages
+
+
+def window_view(board, table) -> WindowView | None:
+    """The response window now, or None when it is closed (card rules 6: only the countries that can answer)."""
+    if table.window is None or table.finished:
+        return None
+    waiting = waiting_for(board, table) if table.options.at_least(6) else [
+        c for c in board.turn_order if board.team_of(c) == table.window]
+    return WindowView(table.window, tuple(waiting), tuple(table.declined), table.window_passes,
+                      dict(table.hold) if table.hold else None, stake_of(board, table))
+
+
+def _pass_asked(board, table, cmd) -> Outcome:
+    """Card rules 6: a pass is a country's own decline; the team passes when each of its asked countries has."""
+    country = cmd["country"]
+    c = board.countries[country]
+    if table.window is None:
+        return _refused("window.closed", "Сейчас никто не ждёт ответа: окно ответов закрыто.",
+                        "Nobody is waiting for an answer: the response window is closed.")
+    waiting = waiting_for(board, table)
+    names_ru = ", ".join(board.countries[x].ru for x in waiting)
+    names_en = ", ".join(board.countries[x].en for x in waiting)
+    if board.team_of(country) != table.window:
+        return _refused("window.not_yours", f"Сейчас отвечает другой лагерь — ждём: {names_ru} ({RULE_USE_RU}).",
+                        f"It is the other team's turn to answer — waiting for: {names_en} ({RULE_USE_EN}).")
+    if country in table.declined:
+        return _refused("window.declined", f"{c.ru} уже {c.verb_ru('спасовал', 'спасовали')}; ждём: {names_ru} "
+                        f"({RULE_USE_RU}).", f"{c.en} has already passed; waiting for: {names_en} ({RULE_USE_EN}).")
+    if country not in waiting:
+        return _refused("window.not_asked", f"{c.ru} не спрашивают: у {'них' if c.ru_plural else 'страны'} нет "
+                        f"закрытых ответов и статуса, который можно использовать сейчас; решает {names_ru} "
+                        f"({RULE_USE_RU}).",
+                        f"{c.en} is not asked: no face-down response and no status usable now; {names_en} "
+                        f"decides ({RULE_USE_EN}).")
+    declined = [*table.declined, country]
+    ops = [{"op": "window", "team": table.window, "passes": table.window_passes, "declined": declined}]
+    # what it declines now it declines for this event: not offered (nor accepted) again until a new event
+    cat = default_catalogue()
+    probe = replace(table, window=board.team_of(country))
+    now = [s for s in dict.fromkeys(table.cards_of(country).statuses)
+           if cat.get(s) is not None and status_usable(board, probe, country, cat[s])]
+    now += [r.id for r in cat.by_type("response", country) if response_usable(board, probe, country, r)]
+    if now:
+        ops.append({"op": "last", "last": {**(table.last or {}), "spent": [
+            *spent(table), *([x, trigger_token(board, table, cat[x], country)] for x in now)]}})
+    return _done(_r("window.pass", f"{c.ru}: пас.", f"{c.en}: pass."), tuple(ops))

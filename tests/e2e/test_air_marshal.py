@@ -59,8 +59,12 @@ def test_air_defence_answered_by_an_air_strike(live_server, new_context, shot):
 
     # round 2: Germany attacks Ukraine; the USSR answers with air defence; Germany strikes
     submit(host, "play_card", card_type="land_battle", space="ukraine")
-    expect(host.locator(".air-prompt")).to_have_count(1)
-    submit(host, "air_defence")
+    # the Soviet army is gone: its air force's step offers air defence, Moscow and «Убрать» in the bar
+    defence = host.get_by_role("button", name="Применить авиазащиту")
+    expect(defence).to_be_visible()
+    version = int(host.locator("#game").get_attribute("data-version"))
+    defence.click()
+    host.wait_for_selector(f'#game[data-version="{version + 1}"]')
     assert Piece.objects.filter(game=game, country="soviet_union", kind="army", space="ukraine").exists()
     shot(host, "air-02-air-defence")
     submit(host, "air_strike", from_space="eastern_europe")

@@ -29,10 +29,20 @@ def submit(game, command, actor=HOST):
     return result
 
 
+def answer_window(game, countries):
+    """Each of ``countries`` the response window waits for passes (it asks only a country whose face-down
+    responses could answer the move, or whose status could)."""
+    from gameplay.qmg.table import waiting_for
+    from tracker.qmg import selectors
+    for country in countries:
+        game.refresh_from_db()
+        if country in waiting_for(selectors.board_of(game), selectors.table_of(game)):
+            submit(game, {"type": "pass", "country": country})
+
+
 def turn(game, play, answer=()):
     submit(game, play)
-    for country in answer:  # the opponents hold a face-down response: the window is passed through
-        submit(game, {"type": "pass", "country": country})
+    answer_window(game, answer)  # the opponents holding a face-down response pass when they are asked
     for cmd in TURN_END:
         submit(game, cmd)
 
@@ -50,8 +60,7 @@ def stalingrad_face_down(game):
     submit(game, {"type": "play_card", "card_type": "response", "country": "soviet_union"}, log.Actor(seat=allies_seat))
     PrivateNote.objects.create(game=game, seat=allies_seat, country="soviet_union", kind=PrivateNote.RESPONSE,
                                card_id="su_stalingrad")  # what the owner's phone records on play (page.after_submit)
-    submit(game, {"type": "pass", "country": "germany"})
-    submit(game, {"type": "pass", "country": "united_kingdom"})
+    answer_window(game, ("germany", "united_kingdom"))
     for cmd in TURN_END:
         submit(game, cmd)
     turn(game, discard, answer=("united_kingdom", "italy"))

@@ -173,37 +173,31 @@ def test_rulebook_example_2_on_the_phones(live_server, new_context, shot):
     taps.tap(answer_window(japan).locator("button.reveal", has_text="Внезапная атака"))
     flash(japan, "Внезапная атака")
 
-    # 4. the card's sea battle: the Bay of Bengal, one tap on the offered choice; both sides pass
-    taps.step("Япония: атака на море — Бенгальский залив; Пас, Пас")
+    # 4. the card's sea battle: the Bay of Bengal, one tap on the offered choice; no British response left could
+    # save that navy (Destroyers is spent), so nobody is asked and it is removed at once
+    taps.step("Япония: атака на море — Бенгальский залив")
     taps.tap(japan.locator('#card-steps button[data-step-choice][data-space="bay_of_bengal"]'))
-    flash(japan, "ждёт ответа")
-    see_pieces(japan, "bay_of_bengal", UK_NAVY)
-    taps.tap(_visible(uk.locator("section.window form:has(input[value=pass]) button[type=submit]")))
-    flash(uk, "Пас")
-    expect(uk.locator("section.window form:has(input[value=pass])")).to_have_count(0)  # the Axis' turn to answer
-    taps.tap(_visible(japan.locator("section.window form:has(input[value=pass]) button[type=submit]")))
-    flash(japan, "убрана")
+    flash(japan, "Убирается флот")
     see_pieces(japan, "bay_of_bengal", [])
     see_pieces(japan, "south_china_sea", UK_NAVY)
 
-    # 5. the card's land battle: the Philippines; both sides pass
+    # 5. the card's land battle: the Philippines; the UK's face-down card may be Defensive Posture: it is asked and
+    # passes; Japan (its deck answers sea battles) passes too, and the army goes
     taps.step("Япония: атака на суше — Филиппины; Пас, Пас")
     taps.tap(japan.locator('#card-steps button[data-step-choice][data-space="philippines"]'))
     flash(japan, "ждёт ответа")
     taps.tap(_visible(uk.locator("section.window form:has(input[value=pass]) button[type=submit]")))
-    flash(uk, "Пас")
+    flash(uk, "пас")
     expect(uk.locator("section.window form:has(input[value=pass])")).to_have_count(0)  # the Axis' turn to answer
     taps.tap(_visible(japan.locator("section.window form:has(input[value=pass]) button[type=submit]")))
     flash(japan, "убрана")
     see_pieces(japan, "philippines", [])
 
-    # 6. Japan reveals «Транспортировка на эсминцах» (no window open: the panel is folded) and builds in India
+    # 6. the removal opens the window again: Japan reveals «Транспортировка на эсминцах» from the bar and builds
+    # in India
     taps.step("Япония: «Транспортировка на эсминцах» — армия в Индии")
-    expect(japan.locator("section.card.window")).to_have_count(0)
-    panel = use_card(japan)
-    if panel.get_attribute("open") is None:
-        taps.tap(panel.locator("summary"))
-    taps.tap(panel.locator("button.reveal", has_text="Транспортировка на эсминцах"))
+    expect(japan.locator("section.card.window")).to_contain_text("отвечает Ось", timeout=6000)
+    taps.tap(answer_window(japan).locator("button.reveal", has_text="Транспортировка на эсминцах"))
     flash(japan, "Транспортировка на эсминцах")
     look_at(japan, "india")
     taps.tap(japan.locator('#card-steps button[data-step-choice][data-space="india"]'))

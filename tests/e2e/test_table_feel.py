@@ -97,15 +97,11 @@ def test_a_full_round_on_six_phones_three_taps_per_build_turn(live_server, new_c
         assert kept(phone, before), "the page jumped after the tap"
 
         if number == 0:
-            # the Allies' answer window is open: the UK passes while Germany's phone still shows the
-            # version before the pass (its poll stopped); Germany's next tap must not be bounced
-            phone.evaluate("document.querySelectorAll('.poll').forEach(function (p) { p.remove(); })")
+            # nobody could answer a build (no face-down response, no status): no answer window on the Allies'
+            # phones, nobody taps «Пас»
             uk = phones["united_kingdom"]
-            uk_pass = uk.locator(".decision-bar section.window form:has(input[value=pass]) button[type=submit]")
-            expect(uk_pass).to_be_visible(timeout=5000)
-            uk_pass.click()
-            expect(uk.locator(".flash-success")).to_be_visible()
-            assert Event.objects.filter(game=game, command__type="pass").count() == 1
+            expect(uk.locator(".whoami .waiting-for")).to_contain_text("Германия", timeout=5000)
+            expect(uk.locator(".decision-bar section.window")).to_have_count(0)
 
         finish = phone.locator("form.finish-turn button[type=submit]")
         assert in_viewport(phone, finish), "«Закончить ход» is not on the screen (the decision bar)"
@@ -123,8 +119,9 @@ def test_a_full_round_on_six_phones_three_taps_per_build_turn(live_server, new_c
     game.refresh_from_db()
     assert (game.qmg.round, game.qmg.turn, game.qmg.phase) == (2, 0, "play")
     assert game.qmg.vp_axis > 0 and game.qmg.vp_allies > 0
-    # every step is its own event: 6 plays + 6 × 5 steps + the UK's pass
-    assert Event.objects.filter(game=game, kind=Event.MOVE).count() == 6 + 30 + 1
+    # every step is its own event: 6 plays + 6 × 5 steps, and no pass
+    assert Event.objects.filter(game=game, kind=Event.MOVE).count() == 6 + 30
+    assert not Event.objects.filter(game=game, command__type="pass").exists()
     assert not [s for s in statuses if s[0] == 409], statuses  # no phone was bounced
     assert all(s == 200 for s, _url in statuses), statuses
     expect(phones["germany"].locator(".whoami .your-move")).to_be_visible(timeout=5000)

@@ -230,7 +230,8 @@ def test_air_prompts_defence_first_then_strike():
 
 
 def test_air_prompts_a_stranded_air_force_and_where_it_may_go():
-    t = new_table(BOARD, AM)
+    """Card rules 5: a stranded air force waits while the turn goes on (the prompts only say what it may do)."""
+    t = new_table(BOARD, replace(AM, card_rules=5))
     t = turn(t, play("build_army", space="eastern_europe"), {"type": "deploy_air", "space": "eastern_europe"})
     t = run(t, play("event"), {"type": "step", "country": "united_kingdom", "action": "eliminate",
                                "space": "eastern_europe"})

@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gameplay.qmg.autoturn import MUST_PLAY, closing_command, decision, finish_turn
-from gameplay.qmg.table import Options, apply_command, new_table
+from gameplay.qmg.table import Options, apply_command, new_table, step_choices
 
 from .helpers import BOARD, pos
 from .test_stepper import AIR_TURN_END, AM, TURN_END, Game, play
@@ -139,10 +139,12 @@ def test_finishing_turn_after_turn_keeps_the_table_legal_and_moves_one_country_o
         assert (t.round, t.turn) != turn and t.active(BOARD) != country
 
 
-def test_an_open_air_decision_of_another_country_stops_the_run_after_each_step():
+@pytest.mark.parametrize("rules", [5, 6])
+def test_an_open_air_decision_of_another_country_stops_the_run_after_each_step(rules):
     """Germany attacks Ukraine where a Soviet air force stands: the USSR may answer with air defence.
-    «Закончить ход» must not run through the turn's end (which clears the attack) on its own."""
-    g = Game(AM)
+    «Закончить ход» must not run through the turn's end (which clears the attack) on its own. Card rules 6: the
+    stranded air force's step (air defence, Moscow or «Убрать») comes first — nothing is sent until it is chosen."""
+    g = Game(replace(AM, card_rules=rules))
     g.run(play("build_army", space="eastern_europe"), {"type": "end_play"},
           {"type": "deploy_air", "space": "eastern_europe"}, {"type": "end_air"}, *TURN_END[1:])
     g.run(play("discard_unused"), *AIR_TURN_END)  # the UK
@@ -155,6 +157,16 @@ def test_an_open_air_decision_of_another_country_stops_the_run_after_each_step()
     t = g.table
     assert t.attack and decision(BOARD, t).code == "auto.air_waiting"
     plan = finish_turn(BOARD, t)
+    if rules >= 6:
+        assert types(plan) == [] and plan.stop.code == "auto.air_waiting"
+        assert [c["command"] for c in step_choices(BOARD, t)] == [
+            {"type": "step", "country": "soviet_union", "action": "air_defence"},
+            {"type": "step", "country": "soviet_union", "action": "air_retreat", "space": "moscow"},
+            {"type": "step", "country": "soviet_union", "action": "air_retreat"}]
+        t = run(t, {"type": "step", "country": "soviet_union", "action": "air_retreat", "space": "moscow"})
+        plan = finish_turn(BOARD, t)
+        assert types(plan)[:1] == ["end_play"]
+        return
     assert types(plan) == ["end_play"] and plan.stop.code == "auto.air_waiting"
     t = run(t, *plan.commands)
     plan = finish_turn(BOARD, t)

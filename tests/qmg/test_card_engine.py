@@ -138,9 +138,14 @@ def test_the_engine_offers_exactly_the_cards_targets_and_skip():
     assert skipped["commands"][1]["applied"]
     # the other two spaces have no legal build for this position: those steps close by themselves
     assert skipped["commands"][1]["pending"] == []
-    assert [n["en"] for n in skipped["commands"][1]["notes"]].count(
-        "“Fleet Deployed to Pearl Harbor”: this step has no legal target now — it is skipped (rule “Playing a card”: "
-        "a card's actions do not depend on each other).") == 2
+    void = [n["en"] for n in skipped["commands"][1]["notes"] if n["code"] == "card.step_void"]
+    assert void == [  # each step named: which one had no target when its turn came
+        "“Fleet Deployed to Pearl Harbor”: the step “build navy: North Pacific (may be skipped)” is skipped — it has "
+        "no legal target now that its turn has come (rule “Playing a card”: a card's actions are carried out in "
+        "turn; a step with no target is skipped).",
+        "“Fleet Deployed to Pearl Harbor”: the step “build army: Hawaii (may be skipped)” is skipped — it has no legal "
+        "target now that its turn has come (rule “Playing a card”: a card's actions are carried out in turn; a step "
+        "with no target is skipped)."]
 
 
 def test_a_mandatory_step_cannot_be_skipped_while_it_has_a_target():
@@ -165,11 +170,10 @@ def test_general_winter_eliminates_only_in_its_spaces():
 # --- costs --------------------------------------------------------------------------------
 
 def test_dive_bombers_cost_the_top_card_of_the_deck():
-    out = run([play("land_battle", "ger_land_battle", space="ukraine"), pass_("united_kingdom"), pass_("germany"),
-               use("germany", "ger_dive_bombers")],
+    out = run([play("land_battle", "ger_land_battle", space="ukraine"), use("germany", "ger_dive_bombers")],
               ["germany army germany", "germany army eastern_europe", "soviet_union army moscow"],
               cards={"germany": {"deck": 20, "statuses": ["ger_dive_bombers"]}})
-    assert out["commands"][3]["applied"]
+    assert out["commands"][1]["applied"]  # the Allies can answer nothing: Germany is asked at once
     assert out["state"]["cards"]["germany"]["deck"] == 19
     assert out["state"]["pending"][0]["kind"] == "battle"
 
@@ -273,8 +277,8 @@ def test_a_reveal_whose_trigger_has_not_happened_is_refused():
 
 def test_a_used_card_is_discarded_before_its_text_takes_effect():
     # the cost of «Пикирующие бомбардировщики» comes out of an empty deck: from the hand, then VP
-    out = run([play("land_battle", "ger_land_battle", space="ukraine"), pass_("united_kingdom"), pass_("germany"),
-               use("germany", "ger_dive_bombers")], ["germany army germany", "germany army eastern_europe"],
+    out = run([play("land_battle", "ger_land_battle", space="ukraine"), use("germany", "ger_dive_bombers")],
+              ["germany army germany", "germany army eastern_europe"],
               cards={"germany": {"deck": 0, "hand": 1, "statuses": ["ger_dive_bombers"]}}, vp={"axis": 3})
     k = out["state"]["cards"]["germany"]
     assert (k["hand"], k["deck"]) == (0, 0)
@@ -352,12 +356,15 @@ def test_an_air_move_is_a_response_action_in_the_window():
                         "commands": [{"type": "play_card", "card_type": "discard_unused"}, move]})
     assert out["commands"][1]["applied"], out["commands"][1]["reason"]["en"]
     assert out["state"]["cards"]["germany"]["hand"] == 6
-    assert out["state"]["window"] == "allies"
-    late = run_scenario({"options": {"air_marshal": True}, "pieces": pieces, "active": "united_kingdom",
+    late = run_scenario({"options": {"air_marshal": True, "card_rules": 5}, "pieces": pieces,
+                         "active": "united_kingdom",
                          "commands": [{"type": "play_card", "card_type": "discard_unused"},
                                       {"type": "pass", "country": "germany"}, {"type": "pass", "country": "united_kingdom"},
                                       move]})
-    assert not late["commands"][3]["applied"]
+    assert not late["commands"][3]["applied"]  # card rules 5: after the window closed, no response move
+    # card rules 6: nobody of the Axis is asked (no face-down response, no status): the move is still a response
+    # action while no window is open; never in the other team's turn to answer
+    assert out["state"]["window"] is None or out["state"]["window"] == "allies"
 
 
 # --- Air Marshal: «Бомбардировка»; 001's optional «Подготовка к войне» -----------------------

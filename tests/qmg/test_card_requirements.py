@@ -13,7 +13,7 @@ from gameplay.qmg.program import PLACEHOLDERS, compile_card, targets
 from gameplay.qmg.rules import compute_supply
 from gameplay.qmg.state import Piece, Position
 from gameplay.qmg.table import play_condition_refusal
-from gameplay.qmg.window import TRIGGER_SPACE_OF, TRIGGER_WHERE, _trigger_happened
+from gameplay.qmg.triggers import TRIGGER_SPACE_OF, TRIGGER_WHERE, _trigger_happened
 
 from .helpers import BOARD
 from .test_card_engine_taps import table_of

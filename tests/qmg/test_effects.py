@@ -505,7 +505,7 @@ def test_qmg_check_applies_statuses(tmp_path):
 
 
 @pytest.mark.parametrize("statuses,message", [
-    (["no_such_card"], "unknown status card: no_such_card"),
+    (["no_such_card"], "unknown status card 'no_such_card'"),
     (["ger_plunder"], "not a status card: ger_plunder"),
     (["jpn_truk"], "not a status card: jpn_truk"),
     (["uk_mackenzie_king", "uk_mackenzie_king"], "in play 2 times"),

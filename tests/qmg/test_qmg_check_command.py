@@ -93,8 +93,8 @@ def _pieces(*triples):
 
 
 BAD = {
-    "unknown space": (_pieces(("germany", "army", "atlantis")), "unknown space: atlantis"),
-    "unknown country": (_pieces(("france", "army", "germany")), "unknown country: france"),
+    "unknown space": (_pieces(("germany", "army", "atlantis")), "unknown space 'atlantis' — nearest:"),
+    "unknown country": (_pieces(("france", "army", "germany")), "unknown country 'france' — accepted:"),
     "unknown kind": (_pieces(("germany", "tank", "germany")), "unknown piece kind"),
     "army at sea": (_pieces(("germany", "army", "north_sea")), "army cannot stand at sea"),
     "navy on land": (_pieces(("germany", "navy", "germany")), "navy cannot stand on land"),

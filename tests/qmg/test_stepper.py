@@ -109,7 +109,7 @@ def test_apply_refuses_with_a_reason_and_raises_on_malformed_commands():
 
 
 def test_a_command_without_a_country_needs_none_even_where_the_engine_reads_it():
-    g = Game().run(play("land_battle", space="eastern_europe"))
+    g = Game(Options(card_rules=5)).run(play("land_battle", space="eastern_europe"))
     assert g.stepper.apply(g.table, {"type": "pass"}).reason.code == "window.not_yours"  # Germany's team waits
 
 
@@ -139,7 +139,8 @@ def test_replay_stops_loudly_at_a_command_that_no_longer_applies():
 # --- commands replay = operations replay = the live table ----------------------------------
 
 def test_two_rounds_of_the_standard_game():
-    g = Game(Options(reallocate=True))
+    """A game stored under card rules 5 (every country of a team could pass for it) replays exactly."""
+    g = Game(Options(reallocate=True, card_rules=5))
     # Germany: a build, the response window both ways, the rest of the turn
     g.run(play("build_army", space="eastern_europe"), {"type": "pass", "country": "united_kingdom"},
           {"type": "pass", "country": "germany"}, {"type": "end_play"}, {"type": "supply"}, {"type": "score"},

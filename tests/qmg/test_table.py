@@ -168,7 +168,8 @@ def test_status_use_once_per_turn_and_only_when_in_play():
     t = new_table(BOARD)
     assert refused(t, {"type": "use_card", "country": "germany", "card_id": "ger_dive_bombers"}).code == \
         "use.not_in_play"
-    t = run(t, play("status", card_id="ger_dive_bombers"), {"type": "pass", "country": "united_kingdom"})
+    t = run(t, play("status", card_id="ger_dive_bombers"))
+    assert t.window is None  # nobody can answer: the window closes by itself
     # usable only right after a land battle (issue 12: a use whose trigger has not happened is refused)
     assert refused(t, {"type": "use_card", "country": "germany", "card_id": "ger_dive_bombers"}).code == \
         "use.no_trigger"
@@ -198,7 +199,9 @@ def test_response_is_face_down_then_revealed_and_discarded():
     t = run(t, play("response"))  # the USSR plays a response face down: only the count is public
     k = t.cards_of("soviet_union")
     assert k.responses == 1 and "su_stalingrad" not in json.dumps(t.to_dict())
-    t = run(t, {"type": "pass", "country": "germany"})  # the opponents answer first
+    # nobody could answer a face-down card with anything the decks hold (public facts only): no window
+    assert (t.window, t.declined) == (None, ())
+    assert refused(t, {"type": "pass", "country": "germany"}).code == "window.closed"
     t = run(t, {"type": "use_card", "country": "soviet_union", "card_id": "su_stalingrad"})
     k2 = t.cards_of("soviet_union")
     assert (k2.responses, k2.discard) == (0, k.discard + 1)
@@ -207,7 +210,8 @@ def test_response_is_face_down_then_revealed_and_discarded():
 
 
 def test_response_window_opponents_first_then_alternate_until_two_passes():
-    t = run(new_table(BOARD), play("land_battle", space="eastern_europe"))
+    """Card rules 5 (a stored game): any country of the team whose turn it is passes for it."""
+    t = run(new_table(BOARD, Options(card_rules=5)), play("land_battle", space="eastern_europe"))
     assert t.window == "allies"
     assert refused(t, {"type": "pass", "country": "italy"}).code == "window.not_yours"
     t = run(t, {"type": "pass", "country": "united_kingdom"})

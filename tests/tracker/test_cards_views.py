@@ -104,9 +104,9 @@ def test_face_down_response_identity_stays_private(client, game6):
 
 def test_revealing_a_response_discards_it_and_makes_it_public(client, game6):
     seats = stalingrad_face_down(client, game6)
-    axis = client.__class__()  # the opponents answer first (issue 12): Germany passes
+    axis = client.__class__()  # nobody of the Axis could answer a card put face down: no window to pass in
     axis.get(reverse("join", args=[seats[1].token]))
-    assert post(axis, game6, "pass", country="germany").status_code == 200
+    assert post(axis, game6, "pass", country="germany").status_code == 422
     r = post(client, game6, "use_card", country="soviet_union", card="Сталинград")
     assert r.status_code == 200
     game6.refresh_from_db()
@@ -116,19 +116,48 @@ def test_revealing_a_response_discards_it_and_makes_it_public(client, game6):
     assert "Сталинград" in Event.objects.filter(game=game6).last().summary_ru
 
 
-def test_response_window_and_pass(client, game6):
-    as_seat(client, game6, 1)
-    post(client, game6, "play_card", card_type="land_battle", space="eastern_europe")
-    html = client.get(reverse("game", args=[game6.pk])).content.decode()
+def defended_game(client_class, name="Окно"):
+    """Round 2, Germany's turn: a British army in Western Europe, the UK holding «Оборонительная позиция» face down
+    and Germany «Блицкриг» face up (both put out before round 1, «Подготовка к войне»). Returns the game and the
+    six phones by seat number."""
+    names = ["Гер", "Бри", "Яп", "Сов", "Ит", "Ам"]
+    game = create_game(name, list(zip(names, DEFAULT_SEATING[6])), {"prepare_for_war": True})
+    phones = {n: as_seat(client_class(), game, n) for n in range(1, 7)}
+    assert post(phones[1], game, "prepare", country="germany", card_type="status", card_id="ger_blitzkrieg").status_code == 200
+    assert post(phones[2], game, "prepare", country="united_kingdom", card_type="response",
+                card_id="uk_defensive_posture").status_code == 200
+    pass_turn(phones[1], game)
+    uk = phones[2]  # an event played without its name: its board actions entered one by one
+    for cmd, fields in (("play_card", {"card_type": "event"}),
+                        ("step", {"country": "united_kingdom", "action": "recruit_army", "space": "western_europe"}),
+                        ("end_play", {}), ("supply", {}), ("score", {}), ("discard", {"n": 0}), ("draw", {})):
+        r = post(uk, game, cmd, **fields)
+        assert r.status_code == 200, (cmd, r.content.decode()[:300])
+    for n in (3, 4, 5, 6):
+        pass_turn(phones[n], game)
+    return game, phones
+
+
+def test_response_window_asks_only_who_can_answer_and_each_passes_for_itself(client):
+    game, phones = defended_game(client.__class__)
+    assert post(phones[1], game, "play_card", card_type="land_battle", space="western_europe").status_code == 200
+    game.refresh_from_db()
+    assert game.qmg.window == "allies"  # the UK could save its army: the removal waits
+    html = phones[1].get(reverse("game", args=[game.pk])).content.decode()
     assert 'class="card window"' in html
-    # Germany's seat may not pass for the Allies
-    assert post(client, game6, "pass", country="germany").status_code == 422
-    uk = client.__class__()
-    uk.get(reverse("join", args=[game6.seats.get(number=2).token]))
-    assert post(uk, game6, "pass", country="united_kingdom").status_code == 200
-    assert post(client, game6, "pass", country="germany").status_code == 200
-    game6.refresh_from_db()
-    assert game6.qmg.window == ""
+    # Germany's seat may not pass for the Allies; the USSR, holding nothing, may not close it for the UK
+    assert post(phones[1], game, "pass", country="germany").status_code == 422
+    r = post(phones[4], game, "pass", country="soviet_union")
+    assert r.status_code == 422 and "Великобритания" in r.content.decode()
+    assert phones[4].get(reverse("game", args=[game.pk])).context["window_mine"] is False
+    assert phones[2].get(reverse("game", args=[game.pk])).context["window_mine"] is True
+    assert post(phones[2], game, "pass", country="united_kingdom").status_code == 200
+    game.refresh_from_db()
+    assert game.qmg.window == "axis"  # Germany's Blitzkrieg: its turn to answer
+    assert post(phones[1], game, "pass", country="germany").status_code == 200
+    game.refresh_from_db()
+    assert not game.pieces.filter(country="united_kingdom", space="western_europe").exists()
+    assert "убрана" in Event.objects.filter(game=game).last().summary_ru
 
 
 def test_status_once_per_turn_through_the_form(client, game6):
@@ -136,9 +165,6 @@ def test_status_once_per_turn_through_the_form(client, game6):
     post(client, game6, "play_card", card="Пикирующие бомбардировщики", card_type="status")
     # issue 12: a status is used only when its trigger has happened (here: a land battle this turn);
     # the once-per-turn limit is covered by tests/qmg/test_table.py
-    uk = client.__class__()  # the opponents answer first
-    uk.get(reverse("join", args=[game6.seats.get(number=2).token]))
-    assert post(uk, game6, "pass", country="united_kingdom").status_code == 200
     r = post(client, game6, "use_card", country="germany", card="Пикирующие бомбардировщики")
     assert r.status_code == 422 and "только когда" in r.content.decode()
 

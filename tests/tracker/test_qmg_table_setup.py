@@ -114,12 +114,14 @@ def test_prepare_is_refused_when_the_game_does_not_use_it(client):
 
 
 def turn(player, game, answer=None, **play):
-    """One turn; ``answer``: the phone of an opponent holding a face-down response, who passes first."""
+    """One turn; ``answer``: the phone of an opponent holding a face-down response, who passes first when the
+    response window asks it (only when a response card of its deck could answer the move)."""
     assert post(player, game, "play_card", **(play or {"card_type": "discard_unused"})).status_code == 200
     if answer is not None:  # (phone, country) or the Japanese phone
         phone, country = answer if isinstance(answer, tuple) else (answer, "japan")
         game.refresh_from_db()
-        assert game.qmg.window and post(phone, game, "pass", country=country).status_code == 200
+        if game.qmg.window:
+            assert post(phone, game, "pass", country=country).status_code == 200
     for cmd, fields in (("end_play", {}), ("supply", {}), ("score", {}), ("discard", {"n": 0}), ("draw", {})):
         r = post(player, game, cmd, **fields)
         assert r.status_code == 200, (cmd, r.content.decode()[:300])
@@ -239,6 +241,28 @@ def test_a_game_created_under_card_rules_2_keeps_them_through_replay_export_and_
     doc = json.loads(transfer.dumps(transfer.export_game(Game.objects.get(pk=game.pk))))
     copy = transfer.import_game(doc)
     assert selectors.rules_level(copy) == 2
+
+
+def test_a_game_created_under_card_rules_5_keeps_its_response_window_through_replay(client):
+    """A game stored under card rules 5 (``"rules": 5``): the opponents' window opened after every card and any
+    country of the team passed for it, so its log holds passes today's window would refuse. It keeps those rules:
+    the passes apply, and its log replays to exactly the state it was stored with."""
+    game = create_game("Окно по-старому", list(zip(["Ось", "Союзники"], DEFAULT_SEATING[2])), {})
+    create = game.events.get(kind=Event.CREATE)
+    create.command = {**create.command, "rules": 5}
+    create.save(update_fields=["command"])
+    game = Game.objects.get(pk=game.pk)
+    assert selectors.rules_level(game) == 5 and selectors.options_of(game).card_rules == 5
+    axis, allies = seat(client, game, 1), seat(client, game, 2)
+    assert post(axis, game, "play_card", card_type="land_battle", space="eastern_europe").status_code == 200
+    game.refresh_from_db()
+    assert game.qmg.window == "allies"  # rules 5: the window opens whoever holds what
+    assert post(allies, game, "pass", country="soviet_union").status_code == 200  # any Allied country passes
+    assert post(axis, game, "pass", country="italy").status_code == 200
+    game.refresh_from_db()
+    table = selectors.table_of(game)
+    assert game.qmg.window == "" and table.options.card_rules == 5
+    assert selectors.canonical(log.replay(game)) == selectors.canonical(table)
 
 
 def test_unknown_rules_levels_are_the_old_rules_not_a_crash():

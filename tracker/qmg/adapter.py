@@ -22,7 +22,7 @@ from .variants import check_patch
 
 
 PASS = "pass"  # the response window's pass (gameplay.qmg.table)
-ENGINE_KEYS = ("pending", "hold", "protected", "last", "gone")  # Table.engine_dict
+ENGINE_KEYS = ("pending", "hold", "protected", "last", "gone", "declined")  # Table.engine_dict
 CARD_RULES = selectors.CARD_RULES
 CATALOGUE = default_catalogue()
 
@@ -143,7 +143,14 @@ class QmgAdapter(GameAdapter):
         if not all(e.kind == Event.MOVE and e.command.get("type") == PASS
                    and e.country and e.country != country for e in later):
             return False
-        return self.load(later[-1].game).window is not None  # still open: no pass since closed it
+        table = self.load(later[-1].game)
+        if table.window is None:
+            return False  # a pass since closed it
+        if not table.options.at_least(6):
+            return True  # still open: no pass since closed it
+        # card rules 6: a pass closes the window (and lets a held removal happen) without leaving it shut — a removal
+        # is an event the window opens again for; so: still waiting for the same removal, or only declines since
+        return table.hold is not None or all(e.country in table.declined for e in later)
 
     def role_name(self, game: Game, role: str, lang: str) -> str:
         c = selectors.board_of(game).countries[role]

@@ -9,7 +9,7 @@ from django import forms
 from django.utils.translation import gettext as _, gettext_lazy, ngettext
 
 from gameplay.qmg.cards import default_catalogue
-from gameplay.qmg.program import describe
+from gameplay.qmg.program import describe_head
 from gameplay.qmg.table import CARD_TYPE_NAMES, CARD_TYPES, STEP_TYPES, free_steps_allowed, step_choices
 
 from .forms import COUNTRIES
@@ -49,6 +49,8 @@ def card_label(card, lang: str) -> str:
 
 def choice_label(board, head: dict, c: dict, lang: str) -> str:
     """A choice of the engine's open step in words: where, whose piece, which card, how many."""
+    if c.get("label"):  # the engine named the choice itself (a stranded air force's moves)
+        return c["label"]["en" if lang == "en" else "ru"]
     space = (lambda s: board.spaces[s].en) if lang == "en" else (lambda s: board.spaces[s].ru)
     cname = (lambda x: board.countries[x].en) if lang == "en" else (lambda x: board.countries[x].ru)
     card = CATALOGUE.get(c.get("card_id") or "")
@@ -114,7 +116,7 @@ def card_steps(board, table, mine, lang: str, own=()) -> dict | None:
                 continue
             choices.append({"label": choice_label(board, head, c, lang), "fields": fields,
                             "space": c.get("space", "")})
-    return {"text": describe(board, head, lang), "by": head["by"], "by_name": cname(head["by"]),
+    return {"text": describe_head(board, table.pending, lang), "by": head["by"], "by_name": cname(head["by"]),
             "on_map": any(c["space"] for c in choices),
             "mine": head["by"] in mine, "optional": bool(head.get("optional")) or head["kind"] == "manual",
             "manual": head["kind"] == "manual", "note": head.get("note", "") if head["kind"] == "manual" else "",

@@ -17,7 +17,7 @@ from gameplay.qmg.air import air_prompts
 from gameplay.qmg.autoturn import finish_turn
 from gameplay.qmg.table import (
     CARD_TYPE_NAMES, PHASE_NAMES, draw_count, face_down_refusal, is_face_down_play, piece_names, prepare_choices,
-    reminders, turn_context,
+    reminders, turn_context, waiting_for,
 )
 
 from tracker.core import once
@@ -253,7 +253,10 @@ def _cards_context(game, table, board, actor, events, mine, lang, forms, initial
             names += [card_name(CATALOGUE.get(x), lang) for x in k.statuses if CATALOGUE.get(x)]
             names += [card_name(c, lang) for c in CATALOGUE.by_country(cid) if c.type == "response"]
         return sorted(set(names))
-    my_team_countries = [c for c in mine if board.countries[c].team == table.window] if table.window else []
+    # the countries of this seat the response window waits for (card rules 6: only those asked; before: the team)
+    waiting = set(waiting_for(board, table)) if table.options.at_least(6) else None
+    my_team_countries = [c for c in mine if board.countries[c].team == table.window
+                         and (waiting is None or c in waiting)] if table.window else []
     return {
         # what the cached fields of this seat's forms depend on (tracker.templatetags: {% cache %} keys)
         "window_key": ",".join(my_team_countries) or "-",
@@ -451,6 +454,9 @@ def _air_context(table, board, supply, mine, lang, initial) -> dict:
     """Air Marshal prompts: the engine says what may be done; this names the spaces."""
     name = (lambda s: board.spaces[s].en) if lang == "en" else (lambda s: board.spaces[s].ru)
     p = air_prompts(board, table.position, table.attack, supply, mine)
+    steps = [st for st in table.pending if st["kind"] == "air_retreat"]
+    if steps:  # card rules 6: the stranded air force's step offers its moves (and its air defence) in the bar
+        p = replace(p, stranded=(), defence=p.defence and not any(st.get("defence") for st in steps))
     hit = table.attack or {}
     own_air = [p.space for p in table.position.pieces if p.kind == "air" and p.country == table.active(board)]
     return {"air": {
