@@ -214,7 +214,7 @@ def _submit_locked(game: Game, adapter, actor: Actor, commands: list[dict]) -> l
         results.append(Result(APPLIED, outcome.reason, outcome.notes, event, outcome.data))
         state = outcome.state
     if moves:
-        Event.objects.bulk_create([event for event, _state in moves])
+        Event.objects.bulk_create([event for event, _after in moves])
         adapter.save(game, first, state, moves=moves)
         game.save(update_fields=MOVED_FIELDS)
         statecache.remember(game, state)
