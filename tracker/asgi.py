@@ -1,11 +1,43 @@
 """ASGI entry point: what ``manage.py serve`` runs (gunicorn with uvicorn workers).
 
-Django's own ASGI handler: each request's synchronous views and middleware run in a worker thread, and
-the game streams (``tracker.core.stream``) are async views served by the event loop."""
+The game streams (``tracker.core.stream``) are Django's async views, served by Django's ASGI handler in the
+event loop, a thousand open streams costing a thousand small coroutines. Every other request is a plain
+synchronous Django request: it is served by Django's WSGI handler on a fixed pool of ``PAGE_THREADS`` threads
+per worker process (a2wsgi's WSGI-to-ASGI adapter), as a WSGI server would serve it. Django's ASGI handler
+would run each synchronous request on a thread of its own, made for that request, and hop between that thread
+and the event loop several times per request (docs/performance.md measures both)."""
 import os
 
+from a2wsgi import WSGIMiddleware
+from asgiref.sync import iscoroutinefunction
 from django.core.asgi import get_asgi_application
+from django.core.wsgi import get_wsgi_application
+from django.urls import Resolver404, resolve
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tracker.settings")
 
-application = get_asgi_application()
+streams = get_asgi_application()
+
+from django.conf import settings  # noqa: E402  (once Django is set up)
+
+pages = WSGIMiddleware(get_wsgi_application(), workers=settings.PAGE_THREADS)
+
+
+def is_async_view(scope) -> bool:
+    path = scope["path"]
+    root = scope.get("root_path", "")
+    try:
+        return iscoroutinefunction(resolve(path[len(root):] if root and path.startswith(root) else path).func)
+    except Resolver404:
+        return False
+
+
+async def route(scope, receive, send):
+    """An async view's request to Django's ASGI handler, any other to the WSGI pool."""
+    if scope["type"] == "http" and is_async_view(scope):
+        await streams(scope, receive, send)
+    else:
+        await pages(scope, receive, send)
+
+
+application = route

@@ -163,6 +163,9 @@ LIVE_SAFETY_SECONDS = 10.0
 LIVE_HEARTBEAT_SECONDS = 15.0
 LIVE_STREAM_SECONDS = 300.0
 LIVE_RETRY_MS = 1000
+# threads per server process that run the synchronous requests (tracker.asgi): the rest wait in its event loop,
+# not as threads (a burst of taps on SQLite would otherwise queue as threads on the write lock)
+PAGE_THREADS = max(1, int(os.environ.get("DJANGO_PAGE_THREADS", "4")))
 # open streams one client address may hold in one server process (0: no bound)
 LIVE_STREAMS_PER_CLIENT = int(os.environ.get("DJANGO_STREAMS_PER_CLIENT", "24"))
 

@@ -8,6 +8,7 @@ from collections import Counter
 from dataclasses import replace
 
 from django.core.cache import cache
+from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
@@ -47,10 +48,10 @@ PUBLIC_SECONDS = 600  # a version's public parts in the render cache
 
 
 def context(request, game, actor, table, keep=None) -> dict:
-    """What templates/qmg/_game.html shows this viewer. What every viewer of the version sees alike is under
-    ``public`` and ``keys`` (read from the render cache, computed once per version and language); what is
-    this viewer's own is computed for this request, and what only some states show is computed when (and if)
-    the template shows it (a template calls a callable)."""
+    """What templates/qmg/_game.html shows this viewer. What every viewer of the version sees alike is
+    ``parts`` (its public partials' HTML) and ``public`` (the values they show), both from the render cache,
+    computed once per version and language; what is this viewer's own is computed for this request, and what
+    only some states show is computed when (and if) the template shows it (a template calls a callable)."""
     lang = _lang()
     board = selectors.board_of(game)
     active = table.active(board)
@@ -61,15 +62,15 @@ def context(request, game, actor, table, keep=None) -> dict:
     initial = {"version": game.version}
     supply = _once(lambda: compute_supply(board, table.position, turn_context(table)))
     public = _once(lambda: _public(game, table, board, supply, lang))
+    window_team = {"axis": _("Axis"), "allies": _("Allies")}.get(table.window, "")
     ctx = {
         "table": table, "lang": lang,
         "active": active, "active_name": (c.ru, c.en)[i], "active_team": c.team,
-        "phase_name": PHASE_NAMES[table.phase][i],
+        "public": public, "parts": _once(lambda: public_parts(game, table, board, supply, lang, public)),
         "played_name": CARD_TYPE_NAMES[table.played][i] if table.played else "",
         "my_turn": active in mine, "can_write": actor.can_write and not table.finished,
         "waiting_for": "" if active in mine or table.finished else (c.ru, c.en)[i],
         "step_by_step": bool((game.options or {}).get("step_by_step")),
-        "public": public, "keys": _once(lambda: _keys(game, lang, public)),
         "finish_form": _once(lambda: FinishTurnForm(initial=initial)),
         # forms are built when (and if) the template shows them
         "play_form": _once(lambda: forms.get("play") or PlayCardForm(initial=initial, board=board, country=active)),
@@ -83,7 +84,7 @@ def context(request, game, actor, table, keep=None) -> dict:
         "form_kept": bool(forms),
         "form_key": ("kept%s:" % game.version if forms else "") + (",".join(mine) or "-"),
         "step_initial": f"{active if active in mine else ''}{':kept' + str(game.version) if forms.get('step') else ''}",
-        "window_team": {"axis": _("Axis"), "allies": _("Allies")}.get(table.window, ""),
+        "window_team": window_team,
     }
     ctx.update(_cards_context(game, table, board, actor, mine, lang, forms, initial))
     ctx["usable_now"] = ctx["window_mine"] or any(
@@ -94,7 +95,6 @@ def context(request, game, actor, table, keep=None) -> dict:
     ctx["prepare"] = _prepare_context(board, table, mine, lang, own) if table.options.prepare_for_war else []
     if table.options.air_marshal:
         ctx.update(_air_context(table, board, supply(), mine, lang, initial))
-    ctx.update(_board_context(board, table, supply, lang))
     return ctx
 
 
@@ -105,23 +105,48 @@ def _version_key(game, what: str, lang: str) -> str:
 def _public(game, table, board, supply, lang) -> dict:
     """What every viewer of this game version sees alike (reminders, pieces leaving, the cards table, the VP
     chart, the victory preview): computed once per version and language (the render cache)."""
-    found = cache.get(_version_key(game, "public", lang))
+    return cache.get_or_set(_version_key(game, "public", lang), lambda: _public_of(game, table, board, supply, lang),
+                            PUBLIC_SECONDS)
+
+
+# the public partials of templates/qmg/_game.html: what every viewer of a version sees alike, each rendered from
+# the version's public values only (nothing of a viewer, no request: no CSRF token can enter it)
+PUBLIC_PARTS = ("status-bar", "board", "reminders", "window", "cards-table", "vp", "finished")
+
+
+def public_parts(game, table, board, supply, lang, public) -> dict[str, str]:
+    """The public partials' HTML of this version, by name ("-" as "_": ``parts.status_bar``): from the render cache, else each rendered by name
+    ("qmg/_game.html#board") from the public context, or taken from an earlier version where what it shows is
+    unchanged (its key is a digest of exactly that: ``_fragment_keys``)."""
+    key = _version_key(game, "parts", lang)
+    found = cache.get(key)
     if found is None:
-        found = _public_of(game, table, board, supply, lang)
-        keys = _fragment_keys(table, board, supply(), table.active(board), found)
-        cache.set_many({_version_key(game, "public", lang): found, _version_key(game, "keys", lang): keys},
-                       PUBLIC_SECONDS)
+        found = _render_parts(game, table, board, supply, lang, public())
+        cache.set(key, found, PUBLIC_SECONDS)
     return found
 
 
-def _keys(game, lang, public) -> dict:
-    """The keys of the public ``{% cache %}`` fragments of this version (``_fragment_keys``), computed with
-    ``public`` when the render cache has lost them."""
-    found = cache.get(_version_key(game, "keys", lang))
-    if found is None:
-        public()  # computes and keeps both
-        found = cache.get(_version_key(game, "keys", lang))
-    return found
+def _render_parts(game, table, board, supply, lang, public) -> dict[str, str]:
+    active = table.active(board)
+    digests = _fragment_keys(table, board, supply(), active, public)
+    shown = [name for name in PUBLIC_PARTS if (name != "finished" or table.finished) and (name != "window" or table.window)]
+    keys = {name: f"qmg:part:{name}:{game.pk}:{game.spectator_token}:{digests[name]}:{lang}" for name in shown}
+    kept = cache.get_many(keys.values())
+    i = 1 if lang == "en" else 0
+    c = board.countries[active]
+    context = {"game": game, "table": table, "lang": lang, "public": public, "active": active,
+               "active_name": (c.ru, c.en)[i], "phase_name": PHASE_NAMES[table.phase][i],
+               "window_team": {"axis": _("Axis"), "allies": _("Allies")}.get(table.window, ""),
+               **_board_context(board, table, supply, lang)}
+    parts, new = {}, {}
+    for name in shown:
+        html = kept.get(keys[name])
+        if html is None:
+            html = new[keys[name]] = render_to_string(f"qmg/_game.html#{name}", context)
+        parts[name.replace("-", "_")] = html
+    if new:
+        cache.set_many(new, PUBLIC_SECONDS)
+    return parts
 
 
 def _public_of(game, table, board, supply, lang) -> dict:
@@ -148,22 +173,21 @@ def _public_of(game, table, board, supply, lang) -> dict:
 
 
 def _fragment_keys(table, board, supply, active, public) -> dict[str, str]:
-    """The keys of the skeleton's public ``{% cache %}`` fragments (templates/qmg/_game.html): a digest of
-    exactly what each fragment shows, so a fragment a move did not change is reused by the next version
-    instead of rendered again. Only public facts of this version go in (the language and the game are
-    in the fragment's key beside it); a fragment's key changes whenever anything it shows does."""
+    """For each public partial, a digest of exactly what it shows, so a partial a move did not change is reused
+    by the next version instead of rendered again. Only public facts of this version go in (the language and
+    the game are in the part's key beside it); a part's digest changes whenever anything it shows does."""
     shape = _board_print(board)
     pieces = table.position.pieces
     return {
         # the status bar: round, active country (its name from the board), phase, VP
-        "status": _digest(shape, table.round, active, table.phase, table.vp_axis, table.vp_allies),
+        "status-bar": _digest(shape, table.round, active, table.phase, table.vp_axis, table.vp_allies),
         # the map: the board, every piece with its supply (what marks a piece out of supply), straits' teams
         "board": _digest(shape, tuple((p.country, p.kind, p.space, piece_supplied(supply, p)) for p in pieces),
                          tuple(sorted(supply.straits.items()))),
         "reminders": _digest(public["reminders"]),
         "finished": _digest(table.winner, table.end_reason, table.vp_axis, table.vp_allies, public["vp_chart"]),
         "window": _digest(table.window, public["public_cards"]),
-        "cards": _digest(public["countries"], public["public_cards"]),
+        "cards-table": _digest(public["countries"], public["public_cards"]),
         "vp": _digest(public["vp_chart"]),
     }
 
