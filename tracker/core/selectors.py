@@ -6,7 +6,8 @@ from django.core.cache import cache
 
 from gameplay.common import Reason
 
-from .models import Event, Game
+from . import rows as sql
+from .models import Event, Game, Seat
 from .registry import adapter_of
 
 
@@ -19,8 +20,14 @@ RECENT = 40  # events a page shows in its history
 
 
 def recent_events(game: Game, limit: int = RECENT) -> list[Event]:
-    """The newest events with their seats, oldest first (one query, whatever the length of the game)."""
-    return list(reversed(game.events.select_related("seat").order_by("-seq")[:limit]))
+    """The newest events with their seats, oldest first (two small queries, whatever the length of the game:
+    the events, then the game's seats; tracker.core.rows)."""
+    events = sql.fetch(Event, "game_id = %s", [game.pk], f"seq DESC LIMIT {int(limit)}")
+    seats = {s.pk: s for s in sql.fetch(Seat, "game_id = %s", [game.pk])} if any(e.seat_id for e in events) else {}
+    for e in events:
+        e.game = game  # each knows its game and its seat, as a related manager's select_related leaves them
+        e.seat = seats.get(e.seat_id)
+    return events[::-1]
 
 
 def history(game: Game, events=None, limit: int = RECENT) -> list[dict]:
@@ -49,7 +56,5 @@ def undo_sealed(game: Game, state) -> Reason | None:
 
 def _undo_sealed(game: Game, state) -> Reason | None:
     top = game.done_moves[-1]
-    event = next((e for e in recent_events(game) if e.seq == top), None)
-    if event is None:
-        event = game.events.get(seq=top)
+    event = sql.fetch(Event, "game_id = %s AND seq = %s", [game.pk, top])[0]
     return adapter_of(game).sealed(event.command, state)

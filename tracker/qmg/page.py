@@ -23,7 +23,6 @@ from gameplay.qmg.table import (
 from tracker.core import rows
 from tracker.core.commands import BadInput, Parsed
 from tracker.core.models import Event, PrivateNote
-from tracker.core.selectors import recent_events
 from tracker.language import lang as _lang
 
 from . import selectors
@@ -395,8 +394,14 @@ def _played_card_of_version(game, table, board, lang) -> dict | None:
     """``_played_card`` once per game version and language (a card played face up, as the public log shows it:
     a face-down play's card never enters the log), for the refreshes of the active country's phones."""
     return cache.get_or_set(_version_key(game, "played", lang),
-                            lambda: (_played_card(table, board, lambda: recent_events(game), lang),),
+                            lambda: (_played_card(table, board, lambda: _turn_moves(game, table, board), lang),),
                             PUBLIC_SECONDS)[0]  # (None is a value)
+
+
+def _turn_moves(game, table, board) -> list:
+    """The active country's moves of this round, oldest first (what ``_played_card`` looks through)."""
+    return rows.fetch(Event, "game_id = %s AND kind = %s AND round = %s AND country = %s",
+                      [game.pk, Event.MOVE, table.round, table.active(board)], "seq")
 
 
 def _played_card(table, board, events, lang) -> dict | None:
