@@ -17,6 +17,7 @@ from gameplay.qmg.board import build_board, standard_board_data
 from gameplay.qmg.sample import full_board_position, random_position
 from tracker.qmg import board_svg
 from tracker.qmg.board_svg import render_board_svg, space_rows
+from tracker.qmg.page import space_rows_html
 from tracker.qmg.variants import check_patch
 
 BOARD = load_board()
@@ -36,7 +37,7 @@ def fragment(template, board, position, lang, supply=None, air=(), selected=None
     with translation.override(lang):
         return template.render({
             "board_svg": mark_safe(render_board_svg(board, position, supply, lang=lang, air=air, selected=selected)),
-            "space_rows": space_rows(board, position, supply, lang=lang)})
+            "space_rows": space_rows_html(space_rows(board, position, supply, lang=lang), lang)})
 
 
 def cold(board, position, lang, **kw) -> str:

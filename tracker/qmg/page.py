@@ -20,7 +20,7 @@ from gameplay.qmg.table import (
     reminders, turn_context,
 )
 
-from tracker.core import rows
+from tracker.core import fragments, rows
 from tracker.core.commands import BadInput, Parsed
 from tracker.core.models import Event, PrivateNote
 from tracker.language import lang as _lang
@@ -469,7 +469,13 @@ def _board_context(board, table, supply, lang) -> dict:  # supply: a callable, c
     # computed only when the template's cached map fragment is missing (a template calls callables);
     # render_board_svg escapes every name it inserts
     return {"board_svg": _once(lambda: mark_safe(render_board_svg(board, ground, supply(), lang=lang, air=air))),
-            "space_rows": _once(lambda: space_rows(board, ground, supply(), lang=lang))}
+            "space_rows": _once(lambda: space_rows_html(space_rows(board, ground, supply(), lang=lang), lang))}
+
+
+def space_rows_html(rows, lang) -> list[str]:
+    """The map's list of spaces (``board_svg.space_rows``), each row by the partial ``qmg/_board.html#space-row``,
+    kept by its content and the language (``tracker.core.fragments``)."""
+    return fragments.rendered("qmg/_board.html#space-row", rows, lambda row: fragments.digest(lang, row), {})
 
 
 def _once(compute):
