@@ -153,7 +153,7 @@ def test_every_game_page_extends_the_one_shell():
     for game in GAMES:
         text = (ROOT / "templates" / game / "_game.html").read_text(encoding="utf-8")
         assert text.startswith('{% extends "core/_shell.html" %}'), game
-        assert '{% include "core/_shell.html#history"' in text, game
+        assert '{% include "core/_history.html"' in text, game
         assert "hx-trigger=\"every" not in text, f"{game} polls by itself"
         assert 'class="log"' not in text, f"{game} renders its own history"
 

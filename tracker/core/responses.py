@@ -6,6 +6,8 @@ success redirects (post/redirect/get) and a failure shows the whole page with it
 """
 from __future__ import annotations
 
+import functools
+
 from django.contrib import messages
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -17,7 +19,7 @@ from tracker.language import lang as current_lang
 
 from . import log, statecache
 from .registry import adapter_of
-from .selectors import history, undo_sealed
+from .selectors import history, recent_events, undo_sealed
 
 LEVELS = {messages.SUCCESS: "success", messages.WARNING: "warning", messages.ERROR: "error", messages.INFO: "info"}
 
@@ -35,8 +37,9 @@ def shell_context(game, actor) -> dict:
     if actor.seat is not None:
         adapter = adapter_of(game)
         you = ", ".join(adapter.role_name(game, r, lang) for r in actor.seat.countries)
-    return {"game": game, "actor": actor, "lang": lang, "version": game.version, "you": you,
-            "history": lambda: history(game),  # read only when the cached log is stale (a template calls it)
+    events = functools.cache(lambda: recent_events(game))  # read once, and only if this version's log or undo seal is not kept
+    return {"game": game, "actor": actor, "lang": lang, "version": game.version, "you": you, "events": events,
+            "history": lambda: history(game, events()),  # a template calls it
             "can_write": actor.can_write, "done_moves": bool(game.done_moves), "undone_moves": bool(game.undone_moves),
             "command_url": reverse("command", args=[game.pk]),
             "undo_url": reverse("undo", args=[game.pk]), "redo_url": reverse("redo", args=[game.pk])}
@@ -44,7 +47,7 @@ def shell_context(game, actor) -> dict:
 
 def _context(request, game, actor, adapter, state, keep=None, flash=None, extra=None) -> dict:
     context = shell_context(game, actor)
-    context["undo_sealed"] = text(undo_sealed(game, state), context["lang"])
+    context["undo_sealed"] = text(undo_sealed(game, state, context["events"]), context["lang"])
     context.update(adapter.context(request, game, actor, state, keep))
     context.update(extra or {})
     context["flash"] = flash

@@ -54,23 +54,32 @@ def fetch(model, where: str, params, order: str = "") -> list:
     return [instance(model, row) for row in rows]
 
 
-def fetch_with(model, related_name: str, where: str, params) -> list:
+def table(model) -> str:
+    """The model's table name, quoted for the database."""
+    return connection.ops.quote_name(model._meta.db_table)
+
+
+def fetch_with(model, related_name: str, where: str, params, order: str = "", outer: bool = False) -> list:
     """``model.objects.select_related(related_name).filter(…)``: each instance with its foreign-key target,
-    read in one query (``where`` names the columns of ``model``'s table)."""
+    read in one query (``where`` and ``order`` name the columns of ``model``'s table; ``outer``: a nullable
+    foreign key, None where it is)."""
     field = model._meta.get_field(related_name)
     target = field.related_model
     own, other = columns(model), columns(target)
     quote = connection.ops.quote_name
-    table, joined = quote(model._meta.db_table), quote(target._meta.db_table)
-    names = ", ".join([f"{table}.{quote(f.column)}" for f in own] + [f"{joined}.{quote(f.column)}" for f in other])
-    sql = (f"SELECT {names} FROM {table} INNER JOIN {joined} ON {table}.{quote(field.column)} = "
-           f"{joined}.{quote(target._meta.pk.column)} WHERE {where}")
+    mine, joined = table(model), table(target)
+    names = ", ".join([f"{mine}.{quote(f.column)}" for f in own] + [f"{joined}.{quote(f.column)}" for f in other])
+    sql = (f"SELECT {names} FROM {mine} {'LEFT OUTER' if outer else 'INNER'} JOIN {joined} ON "
+           f"{mine}.{quote(field.column)} = {joined}.{quote(target._meta.pk.column)} WHERE {where}"
+           + (f" ORDER BY {order}" if order else ""))
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         rows = cursor.fetchall()
     out = []
     for row in rows:
         obj = instance(model, row[:len(own)])
-        setattr(obj, related_name, instance(target, row[len(own):]))  # the relation's cache, as select_related fills it
+        related = row[len(own):]
+        # the relation's cache, as select_related fills it
+        setattr(obj, related_name, instance(target, related) if related[0] is not None else None)
         out.append(obj)
     return out

@@ -7,7 +7,7 @@ from django.core.cache import cache
 from gameplay.common import Reason
 
 from . import rows as sql
-from .models import Event, Game, Seat
+from .models import Event, Game
 from .registry import adapter_of
 
 
@@ -20,13 +20,12 @@ RECENT = 40  # events a page shows in its history
 
 
 def recent_events(game: Game, limit: int = RECENT) -> list[Event]:
-    """The newest events with their seats, oldest first (two small queries, whatever the length of the game:
-    the events, then the game's seats; tracker.core.rows)."""
-    events = sql.fetch(Event, "game_id = %s", [game.pk], f"seq DESC LIMIT {int(limit)}")
-    seats = {s.pk: s for s in sql.fetch(Seat, "game_id = %s", [game.pk])} if any(e.seat_id for e in events) else {}
+    """The newest events with their seats, oldest first (one query, whatever the length of the game;
+    tracker.core.rows)."""
+    events = sql.fetch_with(Event, "seat", f"{sql.table(Event)}.game_id = %s", [game.pk],
+                            order=f"{sql.table(Event)}.seq DESC LIMIT {int(limit)}", outer=True)
     for e in events:
-        e.game = game  # each knows its game and its seat, as a related manager's select_related leaves them
-        e.seat = seats.get(e.seat_id)
+        e.game = game  # each knows its game, as a related manager leaves them
     return events[::-1]
 
 
@@ -45,16 +44,19 @@ def history(game: Game, events=None, limit: int = RECENT) -> list[dict]:
     return rows
 
 
-def undo_sealed(game: Game, state) -> Reason | None:
+def undo_sealed(game: Game, state, events=None) -> Reason | None:
     """Why the Undo button is off although a move is in effect: that move showed hidden information.
     The same for every viewer of a game version: asked once per version (the render cache)."""
     if not game.done_moves:
         return None
     key = f"sealed:{game.pk}:{game.spectator_token}:{game.version}"
-    return cache.get_or_set(key, lambda: (_undo_sealed(game, state),), 600)[0]  # (None is a value)
+    return cache.get_or_set(key, lambda: (_undo_sealed(game, state, events),), 600)[0]  # (None is a value)
 
 
-def _undo_sealed(game: Game, state) -> Reason | None:
+def _undo_sealed(game: Game, state, events) -> Reason | None:
+    """``events``: a callable giving the newest events, if the caller reads them anyway."""
     top = game.done_moves[-1]
-    event = sql.fetch(Event, "game_id = %s AND seq = %s", [game.pk, top])[0]
+    event = next((e for e in events() if e.seq == top), None) if events is not None else None
+    if event is None:
+        event = sql.fetch(Event, "game_id = %s AND seq = %s", [game.pk, top])[0]
     return adapter_of(game).sealed(event.command, state)

@@ -1,5 +1,5 @@
 """``{% log_rows as rows %}``: the rows of the page's history (``history`` in the context), each rendered by the
-partial ``core/_shell.html#log-row`` once per content, language and round label (``tracker.core.fragments``)."""
+partial ``core/_history.html#log-row`` once per content, language and round label (``tracker.core.fragments``)."""
 from django import template
 
 from tracker.core import fragments
@@ -22,5 +22,5 @@ def log_rows(context):
     label = None if label is None else str(label)
     history = context.get("history")
     rows = history() if callable(history) else history or ()
-    return fragments.rendered("core/_shell.html#log-row", rows, _key(lang, label),
+    return fragments.rendered("core/_history.html#log-row", rows, _key(lang, label),
                               {"lang": lang, "round_label": label})
