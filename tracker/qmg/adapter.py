@@ -112,7 +112,7 @@ class QmgAdapter(GameAdapter):
 
     def secret(self, command: dict) -> bool:
         """Every command that handles a face-down response's identity is its owner's act, from the owner's
-        own phone (issue 12): putting one face down (``play_card``/``prepare`` of a response, a response played
+        own phone: putting one face down (``play_card``/``prepare`` of a response, a response played
         by another card's text) and revealing one (``use_card``). The host's powers include neither; the log
         of such a move names no hidden card."""
         if not isinstance(command, dict):

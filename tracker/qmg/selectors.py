@@ -18,7 +18,7 @@ from .variants import PatchError, check_patch
 
 
 # the create event's "rules": the card engine's level the game is played by (gameplay.qmg.table.CARD_RULES;
-# 2: a game created before the guided to_deck costs and Malta's choice; 3: before issue 22's placeholder,
+# 2: a game created before the guided to_deck costs and Malta's choice; 3: before the placeholder,
 # battle-chain and play-condition fixes); none: the old rules, before the engine
 CARD_RULES = ENGINE_CARD_RULES
 KNOWN_RULES = tuple(range(2, CARD_RULES + 1))
