@@ -41,8 +41,10 @@ def shell_context(game, actor) -> dict:
     return {"game": game, "actor": actor, "lang": lang, "version": game.version, "you": you, "events": events,
             "history": lambda: history(game, events()),  # a template calls it
             "can_write": actor.can_write, "done_moves": bool(game.done_moves), "undone_moves": bool(game.undone_moves),
-            "command_url": reverse("command", args=[game.pk]),
-            "undo_url": reverse("undo", args=[game.pk]), "redo_url": reverse("redo", args=[game.pk])}
+            # addresses of the forms, made when (and if) the page shows one
+            "command_url": functools.cache(lambda: reverse("command", args=[game.pk])),
+            "undo_url": functools.cache(lambda: reverse("undo", args=[game.pk])),
+            "redo_url": functools.cache(lambda: reverse("redo", args=[game.pk]))}
 
 
 def _context(request, game, actor, adapter, state, keep=None, flash=None, extra=None) -> dict:

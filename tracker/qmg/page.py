@@ -110,7 +110,7 @@ def _public(game, table, board, supply, lang) -> dict:
 
 # the public partials of templates/qmg/_game.html: what every viewer of a version sees alike, each rendered from
 # the version's public values only (nothing of a viewer, no request: no CSRF token can enter it)
-PUBLIC_PARTS = ("status-bar", "board", "reminders", "window", "cards-table", "vp", "finished")
+PUBLIC_PARTS = ("status-bar", "board", "reminders", "window", "cards-table", "vp", "finished", "links")
 
 
 def public_parts(game, table, board, supply, lang, public) -> dict[str, str]:
@@ -188,6 +188,7 @@ def _fragment_keys(table, board, supply, active, public) -> dict[str, str]:
         "window": _digest(table.window, public["public_cards"]),
         "cards-table": _digest(public["countries"], public["public_cards"]),
         "vp": _digest(public["vp_chart"]),
+        "links": _digest(),  # the same for every version of the game
     }
 
 
