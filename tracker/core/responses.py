@@ -37,7 +37,7 @@ def shell_context(game, actor) -> dict:
     if actor.seat is not None:
         adapter = adapter_of(game)
         you = ", ".join(adapter.role_name(game, r, lang) for r in actor.seat.countries)
-    events = functools.cache(lambda: recent_events(game))  # read once, and only if this version's log or undo seal is not kept
+    events = functools.cache(lambda: recent_events(game))  # read once, if this version's log or undo seal is not kept
     return {"game": game, "actor": actor, "lang": lang, "version": game.version, "you": you, "events": events,
             "history": lambda: history(game, events()),  # a template calls it
             "can_write": actor.can_write, "done_moves": bool(game.done_moves), "undone_moves": bool(game.undone_moves),
@@ -60,8 +60,8 @@ def _context(request, game, actor, adapter, state, keep=None, flash=None, extra=
 def render_game(request, game, actor, *, status: int = 200, keep=None, flash: dict | None = None,
                 extra: dict | None = None):
     """The game page, or for htmx its ``#game`` section (the game's partial template), for this viewer. What
-    every viewer of a version sees alike comes from the render cache (the partial's ``{% cache %}`` fragments);
-    this viewer's own parts are rendered for this request."""
+    every viewer of a version sees alike comes from the render cache (the game's public parts, the log); this
+    viewer's own parts are rendered for this request."""
     adapter = adapter_of(game)
     state = statecache.load(game, adapter)  # the write that made this version already kept its state
     context = _context(request, game, actor, adapter, state, keep, flash, extra)
