@@ -11,6 +11,8 @@ import pickle
 from django.core.cache import cache
 from django.db import transaction
 
+from . import once
+
 TIMEOUT = 600
 
 
@@ -19,23 +21,19 @@ def _key(game, version: int) -> str:
 
 
 def load(game, adapter):
-    """The state at ``game.version``: from the cache, else the projection (then kept)."""
-    key = _key(game, game.version)
-    state = cache.get(key)
-    if state is None:
-        state = adapter.load(game)
-        _keep(key, state)
-    return state
+    """The state at ``game.version``: from the cache, else the projection (then kept; read once by the
+    requests of this process that miss it together, ``tracker.core.once``)."""
+    return once.get_or_make(_key(game, game.version), lambda: adapter.load(game), TIMEOUT, keep=_keep)
 
 
 def remember(game, state) -> None:
     """After the running transaction commits: ``state`` is the game's state at ``game.version``."""
     key = _key(game, game.version)
-    transaction.on_commit(lambda: _keep(key, state))
+    transaction.on_commit(lambda: _keep(key, state, TIMEOUT))
 
 
-def _keep(key: str, state) -> None:
+def _keep(key: str, state, timeout: int) -> None:
     try:
-        cache.set(key, state, TIMEOUT)
+        cache.set(key, state, timeout)
     except (TypeError, AttributeError, pickle.PicklingError):  # a state that cannot be kept: read each time
         pass
