@@ -11,8 +11,6 @@ import pickle
 from django.core.cache import cache
 from django.db import transaction
 
-from . import once
-
 TIMEOUT = 600
 
 
@@ -21,9 +19,13 @@ def _key(game, version: int) -> str:
 
 
 def load(game, adapter):
-    """The state at ``game.version``: from the cache, else the projection (then kept; read once by the
-    requests of this process that miss it together, ``tracker.core.once``)."""
-    return once.get_or_make(_key(game, game.version), lambda: adapter.load(game), TIMEOUT, keep=_keep)
+    """The state at ``game.version``: from the cache, else the projection (then kept)."""
+    key = _key(game, game.version)
+    state = cache.get(key)
+    if state is None:
+        state = adapter.load(game)
+        _keep(key, state, TIMEOUT)
+    return state
 
 
 def remember(game, state) -> None:

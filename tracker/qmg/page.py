@@ -20,7 +20,7 @@ from gameplay.qmg.table import (
     reminders, turn_context,
 )
 
-from tracker.core import fragments, once, rows
+from tracker.core import fragments, rows
 from tracker.core.commands import BadInput, Parsed
 from tracker.core.models import Event, PrivateNote
 from tracker.language import lang as _lang
@@ -104,7 +104,7 @@ def _version_key(game, what: str, lang: str) -> str:
 def _public(game, table, board, supply, lang) -> dict:
     """What every viewer of this game version sees alike (reminders, pieces leaving, the cards table, the VP
     chart, the victory preview): computed once per version and language (the render cache)."""
-    return once.get_or_make(_version_key(game, "public", lang), lambda: _public_of(game, table, board, supply, lang),
+    return cache.get_or_set(_version_key(game, "public", lang), lambda: _public_of(game, table, board, supply, lang),
                             PUBLIC_SECONDS)
 
 
@@ -117,7 +117,7 @@ def public_parts(game, table, board, supply, lang, public) -> dict[str, str]:
     """The public partials' HTML of this version, by name ("-" as "_": ``parts.status_bar``): from the render cache, else each rendered by name
     ("qmg/_game.html#board") from the public context, or taken from an earlier version where what it shows is
     unchanged (its key is a digest of exactly that: ``_fragment_keys``)."""
-    return once.get_or_make(_version_key(game, "parts", lang),
+    return cache.get_or_set(_version_key(game, "parts", lang),
                             lambda: _render_parts(game, table, board, supply, lang, public()), PUBLIC_SECONDS)
 
 
