@@ -46,8 +46,8 @@ class HtmxFullPageErrorMiddleware:
         if response.status_code >= 400 and getattr(request, "htmx", False) and not response.streaming \
                 and response.content[:15].lower().startswith(b"<!doctype"):
             response.headers["HX-Refresh"] = "true"
-            if request.method == "POST" and hasattr(request, "_messages"):
-                messages.error(request, _tap_failed(response.status_code))
+            if request.method == "POST":  # (a request the messages middleware did not reach keeps no message)
+                messages.error(request, _tap_failed(response.status_code), fail_silently=True)
         return response
 
 

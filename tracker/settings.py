@@ -9,6 +9,7 @@ import secrets
 from pathlib import Path
 
 import dj_database_url
+import django
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -55,6 +56,11 @@ INSTALLED_APPS = [
     "crispy_bootstrap5",
     "tracker",
 ]
+# named template partials ({% partialdef %}, "template.html#name"): built into Django from 6.0, the
+# django-template-partials package before it (its tags as builtins, so templates never load them)
+PARTIALS_PACKAGE = django.VERSION < (6, 0)
+if PARTIALS_PACKAGE:
+    INSTALLED_APPS.append("template_partials.apps.SimpleAppConfig")
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
@@ -89,6 +95,12 @@ TEMPLATES = [
         },
     },
 ]
+if PARTIALS_PACKAGE:
+    del TEMPLATES[0]["APP_DIRS"]
+    TEMPLATES[0]["OPTIONS"]["builtins"] = ["template_partials.templatetags.partials"]
+    TEMPLATES[0]["OPTIONS"]["loaders"] = [("template_partials.loader.Loader", [
+        ("django.template.loaders.cached.Loader", [
+            "django.template.loaders.filesystem.Loader", "django.template.loaders.app_directories.Loader"])])]
 
 WSGI_APPLICATION = "tracker.wsgi.application"
 ASGI_APPLICATION = "tracker.asgi.application"
@@ -119,23 +131,21 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 CSRF_FAILURE_VIEW = "tracker.core.errors.csrf_failure"
 
 def _caches():
-    """Local memory (render cache) and a file cache (the creation budget, shared by the worker processes
-    of one machine) by default; with DJANGO_CACHE_URL (e.g. redis://127.0.0.1:6379/0) both live in
-    Redis, so several servers share one budget and one render cache."""
+    """Django's local-memory cache (the render cache: each version's state and the fragments every viewer of
+    it shares) and a file cache (the creation budget, shared by the worker processes of one machine) by
+    default; with DJANGO_CACHE_URL (e.g. redis://127.0.0.1:6379/0) both in Redis, so several servers share
+    one budget and one render cache. ``{% cache %}`` uses the "template_fragments" alias: the same store."""
     url = os.environ.get("DJANGO_CACHE_URL", "").strip()
     if url:
         shared = {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url}
         render = {**shared, "KEY_PREFIX": "render"}
         return {"default": render, "template_fragments": render, "limits": {**shared, "KEY_PREFIX": "limits"}}
-    render = {"BACKEND": "tracker.core.textcache.TextLocMemCache", "OPTIONS": {"MAX_ENTRIES": 20_000}}
+    # per game version a few entries per language: room for a club's evening of 200 tables
+    render = {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "render",
+              "OPTIONS": {"MAX_ENTRIES": 20_000}}
     return {
-        # per game version: the state and the fragments shared by every viewer of a role (a few
-        # entries per version and language), so room for a club's evening of 200 tables
         "default": render,
-        # {% cache %} asks for this alias first, and falls back to "default" through an exception on every
-        # fragment (~8 µs each, a dozen a page): the same cache under its own name (one local-memory store:
-        # the same LOCATION; in Redis the same prefix)
-        "template_fragments": render,
+        "template_fragments": render,  # one LOCATION: one local-memory store
         "limits": {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
                    "LOCATION": os.environ.get("LIMITS_CACHE_DIR", str(BASE_DIR / ".cache" / "limits"))},
     }
@@ -153,9 +163,9 @@ LIVE_SAFETY_SECONDS = 10.0
 LIVE_HEARTBEAT_SECONDS = 15.0
 LIVE_STREAM_SECONDS = 300.0
 LIVE_RETRY_MS = 1000
-# threads per server process that run requests (tracker.asgi.PooledASGIHandler); the rest wait in its event
-# loop, not as threads (a burst of taps on SQLite would otherwise queue as hundreds of threads on the write lock)
-MAX_CONCURRENT_REQUESTS = int(os.environ.get("DJANGO_MAX_CONCURRENT_REQUESTS", "8"))
+# threads per server process that run the synchronous requests (tracker.asgi): the rest wait in its event loop,
+# not as threads (a burst of taps on SQLite would otherwise queue as threads on the write lock)
+PAGE_THREADS = max(1, int(os.environ.get("DJANGO_PAGE_THREADS", "4")))
 # open streams one client address may hold in one server process (0: no bound)
 LIVE_STREAMS_PER_CLIENT = int(os.environ.get("DJANGO_STREAMS_PER_CLIENT", "24"))
 
@@ -165,7 +175,7 @@ CREATION_LIMIT = (int(os.environ.get("DJANGO_CREATION_LIMIT", "10")), 60)
 if CREATION_LIMIT[0] <= 0:
     CREATION_LIMIT = None
 
-SESSION_ENGINE = "tracker.core.session"  # Django's signed cookies, each verified cookie kept per process
+SESSION_ENGINE = "django.contrib.sessions.backends.signed_cookies"  # no session table: a phone's links live in its cookie
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 60
 SESSION_COOKIE_SECURE = _env_bool("DJANGO_SECURE_COOKIES", False)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE

@@ -46,9 +46,11 @@ def reminders(board: Board, table: Table, supply=None) -> list[Reason]:
         closed = [board.straits[sid] for sid, team in strait_status(board, table.position).items()
                   if team != c.team]
         if closed:
-            out.append(_r("reminder.straits", "Проливы, закрытые для вашего лагеря: " + ", ".join(
+            to_ru, to_en = ("для «Оси» (сейчас её ход)", "the Axis, whose turn it is") if c.team == AXIS else (
+                "для Коалиции (сейчас её ход)", "the Allies, whose turn it is")
+            out.append(_r("reminder.straits", f"Проливы, закрытые {to_ru}: " + ", ".join(
                 f"«{s.ru}» ({' – '.join(board.spaces[x].ru for x in s.seas)})" for s in closed) + ".",
-                "Straits closed to your team: " + ", ".join(
+                f"Straits closed to {to_en}: " + ", ".join(
                 f"{s.en} ({' – '.join(board.spaces[x].en for x in s.seas)})" for s in closed) + "."))
         for team in (AXIS, ALLIES):
             held = [h for owner, h in board.homes().items() if board.team_of(owner) != team

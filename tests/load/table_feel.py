@@ -15,8 +15,8 @@ It prints the median and p95 of
 - a seat's game partial (the htmx refresh every phone makes after a move);
 - a move (the POST and the partial it answers with);
 
-each also as a multiple of the bare view (the issue's goals: partial ≤ 10×, move ≤ 20×), in wall-clock time
-and in this process's CPU time (``time.process_time``: on a shared machine the wall clock also counts the
+each also as a multiple of the bare view (a diagnostic: the goals are the load benchmark's user-level figures,
+docs/performance.md), in wall-clock time and in this process's CPU time (``time.process_time``: on a shared machine the wall clock also counts the
 time other programs held the core; the CPU figure does not).
 ``--profile`` prints where the time of the partials and moves goes (cProfile, top 25 by
 cumulative time). It asserts nothing about time (the machines are shared and noisy).
@@ -152,11 +152,11 @@ def run(rounds: int, runs: int, profile: bool, step_by_step: bool = False) -> No
           f"moves, {len(partials)} partial refreshes "
           f"(game now at round {game.qmg.round}, version {game.version})")
     print(f"bare view GET /ping/: median {base:.2f} ms, p95 {p95(ping):.2f} ms ({len(ping)} samples)")
-    for label, values, goal in (("a seat's game partial (htmx refresh)", partials, 10),
-                                ("a move (POST + the partial it answers)", moves, 20)):
+    for label, values in (("a seat's game partial (htmx refresh)", partials),
+                          ("a move (POST + the partial it answers)", moves)):
         med = statistics.median(values)
         cpu = statistics.median(CPU[id(values)])
-        print(f"{label}: median {med:.1f} ms ({med / base:.0f}× bare, goal ≤ {goal}×), p95 {p95(values):.1f} ms; "
+        print(f"{label}: median {med:.1f} ms ({med / base:.0f}× bare), p95 {p95(values):.1f} ms; "
               f"CPU median {cpu:.2f} ms ({cpu / cpu_base:.1f}× the bare view's {cpu_base:.2f} ms)")
     turns = rounds * 6
     print(f"server time per turn, all six phones (moves + refreshes): {(sum(moves) + sum(partials)) / turns:.0f} ms; "

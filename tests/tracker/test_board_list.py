@@ -1,6 +1,6 @@
-"""The board fragment rendered fast (tracker/templatetags/boardlist.py, the memo of tracker/qmg/board_svg.py)
-gives exactly what the template loop and a fresh drawing gave: for random positions, both languages,
-rows with any text, and variants whose names hold markup."""
+"""The board fragment (templates/qmg/_board.html) drawn from the memo of tracker/qmg/board_svg.py gives
+exactly what a fresh drawing gives: for random positions, both languages, and variants whose names hold
+markup."""
 from __future__ import annotations
 
 import random
@@ -17,60 +17,19 @@ from gameplay.qmg.board import build_board, standard_board_data
 from gameplay.qmg.sample import full_board_position, random_position
 from tracker.qmg import board_svg
 from tracker.qmg.board_svg import render_board_svg, space_rows
+from tracker.qmg.page import space_rows_html
 from tracker.qmg.variants import check_patch
-from tracker.templatetags import boardlist
 
 BOARD = load_board()
 TEMPLATE = Path(__file__).resolve().parents[2] / "templates/qmg/_board.html"
-FAST_LINE = "      {{ space_rows|space_list }}"
-# the loop templates/qmg/_board.html had before the space_list filter (the reference)
-OLD_LOOP = """\
-      {% for row in space_rows %}
-      <li class="space-row" data-space="{{ row.id }}">
-        <div class="space-row-head">
-          <span class="space-row-name">{{ row.name }}</span>
-          <span class="space-row-kind {{ row.kind }}">{% if row.kind == "land" %}{% translate "land" %}{% else %}{% translate "sea" %}{% endif %}</span>
-          {% if row.star %}<span class="space-row-star" title="{% translate "supply source" %}">★ <span class="visually-hidden">{% translate "supply source" %}</span></span>{% endif %}
-          {% if row.home %}<span class="space-row-home"><svg class="chip" viewBox="0 0 20 20" aria-hidden="true"><rect x="1" y="1" width="18" height="18" rx="4" fill="{{ row.home_colour }}" stroke="#1a1a1a"/></svg>
-            {% blocktranslate with country=row.home_name %}home space of {{ country }}{% endblocktranslate %}</span>{% endif %}
-          <button type="button" class="board-list-show" data-board-show="{{ row.id }}">{% translate "Show on map" %}</button>
-        </div>
-        {% if row.pieces or row.straits %}
-        <ul>
-          {% for p in row.pieces %}
-          <li class="{% if p.supplied is False %}unsupplied{% else %}supplied{% endif %}">
-            <svg class="chip" viewBox="0 0 20 20" aria-hidden="true">{% if p.kind == "navy" %}<path d="M1,7 H7 V3 H13 V7 H19 L15,17 H5 Z" fill="{{ p.colour }}" stroke="#1a1a1a"/>{% else %}<circle cx="10" cy="10" r="8" fill="{{ p.colour }}" stroke="#1a1a1a"/>{% endif %}</svg>
-            <span>{{ p.country_name }} — {% if p.kind == "army" %}{% translate "army" %}{% elif p.kind == "navy" %}{% translate "navy" %}{% else %}{{ p.kind_label }}{% endif %}:
-            {% if p.supplied is False %}<strong>{% translate "out of supply" %} !</strong>{% elif p.supplied %}{% translate "supplied" %}{% endif %}</span>
-          </li>
-          {% endfor %}
-          {% for s in row.straits %}
-          <li class="strait {{ s.team }}">⚓ {{ s.name }}{% if s.role == "land" %} ({% translate "controlled from here" %}){% endif %}:
-            {% if s.team == "axis" %}{% translate "open for the Axis" %}{% else %}{% translate "open for the Allies" %}{% endif %}</li>
-          {% endfor %}
-        </ul>
-        {% endif %}
-      </li>
-      {% empty %}
-      <li class="space-row">{% translate "Nothing on the board yet." %}</li>
-      {% endfor %}"""
-
 HEALTH = [HealthCheck.too_slow, HealthCheck.data_too_large]
 
 
-def _templates():
-    source = TEMPLATE.read_text(encoding="utf-8")
-    assert source.count(FAST_LINE) == 1
-    django = engines["django"]
-    return django.from_string(source), django.from_string(source.replace(FAST_LINE, OLD_LOOP))
-
-
-FAST, OLD = _templates()
+FAST = OLD = engines["django"].from_string(TEMPLATE.read_text(encoding="utf-8"))
 
 
 def _forget():
     board_svg._GROUPS.clear()
-    boardlist._ROWS.clear()
 
 
 def fragment(template, board, position, lang, supply=None, air=(), selected=None) -> str:
@@ -78,7 +37,7 @@ def fragment(template, board, position, lang, supply=None, air=(), selected=None
     with translation.override(lang):
         return template.render({
             "board_svg": mark_safe(render_board_svg(board, position, supply, lang=lang, air=air, selected=selected)),
-            "space_rows": space_rows(board, position, supply, lang=lang)})
+            "space_rows": space_rows_html(space_rows(board, position, supply, lang=lang), lang)})
 
 
 def cold(board, position, lang, **kw) -> str:
@@ -119,7 +78,7 @@ def test_fast_fragment_equals_the_old_template_through_a_game(lang):
         want = cold(BOARD, position, lang, air=air)
         assert fragment(FAST, BOARD, position, lang, air=air) == want  # memo cold
         assert fragment(FAST, BOARD, position, lang, air=air) == want  # memo warm
-    assert board_svg._GROUPS and boardlist._ROWS
+    assert board_svg._GROUPS
 
 
 def test_air_forces_selection_and_supply_each_redraw_their_space():
@@ -157,33 +116,6 @@ def test_fast_fragment_equals_the_old_template_for_random_positions(seed, fill, 
     assert fragment(FAST, BOARD, position, lang, supply=supply, selected=selected) == want
 
 
-TEXT = st.text(alphabet=st.sampled_from(list("aZ Ё<>&\"'%{}()—\\/")), max_size=8)
-PIECE = st.fixed_dictionaries({
-    "country_name": TEXT, "kind": st.sampled_from(["army", "navy", "air", "<b>"]), "kind_label": TEXT,
-    "supplied": st.sampled_from([True, False, None]), "colour": TEXT})
-STRAIT = st.fixed_dictionaries({"team": st.sampled_from(["axis", "allies", "<i>"]), "name": TEXT,
-                                "role": st.sampled_from(["land", "sea"])})
-ROW = st.builds(
-    lambda rid, name, kind, star, home, pieces, straits: {
-        "id": rid, "name": name, "kind": kind, "star": star, "home": home or None,
-        "home_name": home or None, "home_colour": f"#{len(home):06d}" if home else None,
-        "pieces": pieces, "straits": straits},
-    TEXT, TEXT, st.sampled_from(["land", "sea", "x\"y"]), st.booleans(), TEXT,
-    st.lists(PIECE, max_size=3), st.lists(STRAIT, max_size=2))
-
-
-@settings(max_examples=60, deadline=None, database=None, suppress_health_check=HEALTH)
-@given(rows=st.lists(ROW, max_size=4), lang=st.sampled_from(["ru", "en"]))
-def test_the_filter_equals_the_old_loop_for_any_rows(rows, lang):
-    """Any text in any field (markup, quotes, "%"), air and unknown kinds, supply unknown, no rows."""
-    old = engines["django"].from_string("{% load i18n %}" + OLD_LOOP)
-    with translation.override(lang):
-        want = old.render({"space_rows": rows})
-        indent = "      "  # before {% for %} in the template, before the filter's output too
-        assert indent + boardlist.space_list_html(rows) == want
-        assert indent + boardlist.space_list_html(rows) == want  # from the memo
-
-
 def _hostile_board():
     data = standard_board_data()
     data["land"] = {k: dict(v) for k, v in data["land"].items()}
@@ -218,7 +150,6 @@ def test_names_with_markup_stay_escaped_and_boards_never_mix():
 
 def test_the_memos_are_bounded(monkeypatch):
     monkeypatch.setattr(board_svg._GROUPS, "size", 30)
-    monkeypatch.setattr(boardlist._ROWS, "size", 10)
     _forget()
     rng = random.Random(3)
     position = random_position(BOARD, rng, 0.5)
@@ -227,4 +158,4 @@ def test_the_memos_are_bounded(monkeypatch):
             position = _one_move(rng, BOARD, position)
             assert fragment(FAST, BOARD, position, lang) == cold(BOARD, position, lang)
             fragment(FAST, BOARD, position, lang)
-            assert len(board_svg._GROUPS) <= 30 and len(boardlist._ROWS) <= 10
+            assert len(board_svg._GROUPS) <= 30

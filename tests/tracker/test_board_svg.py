@@ -337,12 +337,14 @@ def _render_partial(lang):
     from django.utils import translation
     from django.utils.safestring import mark_safe
 
+    from tracker.qmg.page import space_rows_html
+
     position = full_board_position(BOARD)
     supply = compute_supply(BOARD, position)
     with translation.override(lang):
         return render_to_string("qmg/_board.html", {
             "board_svg": mark_safe(render_board_svg(BOARD, position, supply, lang=lang, selected="germany")),
-            "space_rows": space_rows(BOARD, position, supply, lang=lang),
+            "space_rows": space_rows_html(space_rows(BOARD, position, supply, lang=lang), lang),
         })
 
 

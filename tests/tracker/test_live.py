@@ -375,7 +375,7 @@ def test_a_write_announces_its_version_once_after_the_commit(game6, db, django_c
     assert live.bus_name() in ("local", "postgres")
 
 
-# --- the ASGI app: one hop per request (tracker.asgi.PooledASGIHandler) -------------------------
+# --- the ASGI app (Django's own handler) -----------------------------------------------------------
 
 def _signals_seen():
     from django.core import signals
@@ -397,7 +397,7 @@ def _signals_seen():
     return seen, disconnect
 
 
-def test_a_plain_request_runs_its_signals_and_chain_in_one_pool_thread(server, game6):
+def test_a_plain_request_is_started_and_finished_once(server, game6):
     import http.client
 
     seen, disconnect = _signals_seen()
@@ -412,9 +412,9 @@ def test_a_plain_request_runs_its_signals_and_chain_in_one_pool_thread(server, g
         conn.close()
     finally:
         disconnect()
-    assert [kind for kind, _thread in seen] == ["started", "finished", "started", "finished"]
-    assert all(thread.startswith("django") for _kind, thread in seen)  # the request pool, not another executor
-    assert seen[0][1] == seen[1][1] and seen[2][1] == seen[3][1]  # each request's started and finished: one thread
+    pages = [(kind, thread) for kind, thread in seen if thread.startswith("WSGI")]  # (a stream closing elsewhere)
+    assert [kind for kind, _thread in pages] == ["started", "finished", "started", "finished"]
+    assert pages[0][1] == pages[1][1] and pages[2][1] == pages[3][1]  # each in one thread of the page pool
 
 
 def test_a_stream_is_closed_only_when_it_ends(server, game6):

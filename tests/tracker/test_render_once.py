@@ -1,17 +1,20 @@
-"""Render once per version (issue 21): a QMG page is the skeleton every viewer of a game version shares
-(rendered for a spectator, once per version and language) with the viewer's own slots rendered into it.
-Every viewer's page is exactly what the plain render gives, the skeleton holds nothing private (no
-CSRF token, no face-down card), and six phones refreshing one version render the skeleton once."""
+"""Render once per version: what every viewer of a QMG game version sees alike is rendered once and shared from
+the render cache (templates/qmg/_game.html's {% cache %} fragments and the version's public context), each
+viewer's own parts for each request. Every viewer's page is exactly the page rendered from an empty cache, the
+shared cache never holds a CSRF token or a face-down card, and six phones refreshing one version compute its
+public parts once."""
+import pickle
 import re
 
 import pytest
 from django.core.cache import cache
+from django.core.cache.backends.locmem import LocMemCache
+from django.template.loader import render_to_string
 from django.test import Client
 from django.urls import reverse
 
 from gameplay.qmg.cards import default_catalogue
-from tracker.core import responses
-from tracker.qmg.adapter import QmgAdapter
+from tracker.qmg import page
 
 from .test_cards_views import game6, pass_turn  # noqa: F401 - fixture
 from .test_qmg_table_setup import _japan_with_two_face_down, seat
@@ -31,138 +34,157 @@ def viewers(game):
             **{f"seat {n}": seat(Client(), game, n) for n in range(1, game.seats.count() + 1)}}
 
 
-def pages(game, clients, monkeypatch, once: bool) -> dict:
-    monkeypatch.setattr(QmgAdapter, "render_once", once)
-    cache.clear()
+def page_of(c, game) -> str:
+    r = c.get(reverse("game", args=[game.pk]), **HTMX)
+    assert r.status_code == 200
+    html = r.content.decode()
+    assert "{#" not in html and "{%" not in html  # no template text shows
+    return TOKEN.sub("TOKEN", html)  # every response has its own masked token
+
+
+def fresh_pages(game, clients) -> dict:
+    """Each viewer's page rendered from an empty render cache."""
     out = {}
     for name, c in clients.items():
-        r = c.get(reverse("game", args=[game.pk]), **HTMX)
-        assert r.status_code == 200
-        html = r.content.decode()
-        assert "{#" not in html and "{%" not in html and "<!--slot:" not in html, name  # no template text shows
-        out[name] = TOKEN.sub("TOKEN", html)  # every response has its own masked token
+        cache.clear()
+        out[name] = page_of(c, game)
     return out
 
 
-def assert_same_pages(game, monkeypatch):
+def shared_pages(game, clients, order) -> dict:
+    """Each viewer's page, in ``order``, from one render cache the viewers before it filled."""
+    cache.clear()
+    return {name: page_of(clients[name], game) for name in order}
+
+
+def assert_same_pages(game):
     clients = viewers(game)
-    plain = pages(game, clients, monkeypatch, once=False)
-    slotted = pages(game, clients, monkeypatch, once=True)
-    for name in plain:
-        assert slotted[name] == plain[name], name
-    return slotted
+    fresh = fresh_pages(game, clients)
+    for order in (list(clients), list(reversed(clients))):  # the host or a seat first, the spectator first
+        shared = shared_pages(game, clients, order)
+        for name in fresh:
+            assert shared[name] == fresh[name], name
+    return fresh
+
+
+@pytest.fixture
+def written(monkeypatch):
+    """Every value written to the render cache (both aliases share one local-memory store)."""
+    out = []
+    for name in ("set", "add", "set_many"):
+        real = getattr(LocMemCache, name)
+
+        def recording(self, *args, _real=real, _name=name, **kwargs):
+            if _name == "set_many":
+                out.extend(args[0].items())
+            else:
+                out.append((args[0], args[1]))
+            return _real(self, *args, **kwargs)
+
+        monkeypatch.setattr(LocMemCache, name, recording)
+    return out
+
+
+def holds(value, text: str) -> bool:
+    return text in value if isinstance(value, str) else text.encode() in pickle.dumps(value)
 
 
 def bar(html: str) -> str:
-    """The decision bar of a page (issue 23): a slot of its own, the viewer's current decision."""
+    """The decision bar of a page: the viewer's current decision."""
     return html[html.index('<section class="decision-bar"'):][:6000]
 
 
-def test_every_viewer_sees_exactly_the_plain_page_in_a_plain_turn(game6, monkeypatch):  # noqa: F811
-    first = assert_same_pages(game6, monkeypatch)
+def test_every_viewer_sees_exactly_the_fresh_page_in_a_plain_turn(game6):  # noqa: F811
+    first = assert_same_pages(game6)
     # the bar is per viewer: the active seat's holds the play form, the others' whom they wait for
     assert 'name="command" value="play_card"' in bar(first["seat 1"])
     assert 'value="play_card"' not in first["spectator"] and "Ждём ход: Германия" in bar(first["spectator"])
     assert "Ждём ход: Германия" in bar(first["seat 2"])
     germany = seat(Client(), game6, 1)
     assert post(germany, game6, "play_card", card_type="build_army", space="eastern_europe").status_code == 200
-    assert_same_pages(game6, monkeypatch)
+    assert_same_pages(game6)
     assert post(germany, game6, "end_play").status_code == 200
-    assert_same_pages(game6, monkeypatch)
+    assert_same_pages(game6)
 
 
-def test_face_down_cards_a_card_step_and_an_answer_window_render_the_same(client, monkeypatch):
+def test_face_down_cards_a_card_step_and_an_answer_window_render_the_same(client):
     game, japan = _japan_with_two_face_down(client)
-    assert_same_pages(game, monkeypatch)
+    assert_same_pages(game)
     us = seat(Client(), game, 6)
     assert post(us, game, "play_card", card="Мэджик", card_type="event").status_code == 200
-    assert_same_pages(game, monkeypatch)  # the card step open on the US phone
+    assert_same_pages(game)  # the card step open on the US phone
     assert post(us, game, "card_step", country="united_states", action="discard_response",
                 target_country="japan").status_code == 200
-    pages_now = assert_same_pages(game, monkeypatch)  # Japan is asked which card went, on its phone only
+    pages_now = assert_same_pages(game)  # Japan is asked which card went, on its phone only
     assert "не глядя — какой именно?" in pages_now["seat 3"]
     assert "не глядя — какой именно?" not in pages_now["spectator"]
 
 
-def test_the_skeleton_holds_no_token_and_no_face_down_card(client, monkeypatch):
+def test_the_shared_cache_holds_no_token_and_no_face_down_card(client, written):
     game, japan = _japan_with_two_face_down(client)
-    monkeypatch.setattr(QmgAdapter, "render_once", True)
     cache.clear()
-    japan.get(reverse("game", args=[game.pk]), **HTMX)  # the owner's phone renders the skeleton first
-    game.refresh_from_db()
-    keys = [k for k in cache._cache if "skeleton:" in k]  # the local-memory render cache of the tests
-    assert len(keys) == 1
-    skeleton = "".join(cache.get(keys[0].split(":", 2)[2]) or [])
-    assert skeleton and "csrfmiddlewaretoken" not in skeleton
-    for cid in ("jpn_kamikaze", "jpn_truk"):
-        card = CATALOGUE[cid]
-        assert card.name_ru not in skeleton and card.name_en not in skeleton
-    page = japan.get(reverse("game", args=[game.pk]), **HTMX).content.decode()
-    assert CATALOGUE["jpn_kamikaze"].name_ru in page  # its owner still sees it, in its own slot
+    written.clear()
+    page = japan.get(reverse("game", args=[game.pk]), **HTMX).content.decode()  # the owner's phone renders first
+    assert CATALOGUE["jpn_kamikaze"].name_ru in page  # its owner sees it, in its own part
+    for name, c in viewers(game).items():
+        other = c.get(reverse("game", args=[game.pk]), **HTMX).content.decode()
+        if name not in ("seat 3", "host"):  # (the host's use-card list names every response card of the catalogue)
+            assert CATALOGUE["jpn_kamikaze"].name_ru not in other and CATALOGUE["jpn_truk"].name_ru not in other, name
+    assert any(key.startswith("qmg:part:board:") for key, _v in written)
+    for key, value in written:
+        assert not holds(value, "csrfmiddlewaretoken"), key
+        for cid in ("jpn_kamikaze", "jpn_truk"):
+            card = CATALOGUE[cid]
+            assert not holds(value, card.name_ru) and not holds(value, card.name_en), (key, cid)
 
 
-def test_six_phones_of_one_version_render_the_skeleton_once(game6, monkeypatch):  # noqa: F811
+def test_six_phones_of_one_version_compute_its_public_parts_once(game6, monkeypatch):  # noqa: F811
     clients = viewers(game6)
-    spectator_contexts = []  # the skeleton's context: everything a spectator sees of the version
-    real = QmgAdapter.skeleton_context
-
-    def counting(self, game, state):
-        spectator_contexts.append(game.version)
-        return real(self, game, state)
-
-    monkeypatch.setattr(QmgAdapter, "skeleton_context", counting)
+    computed, drawn = [], []
+    real_public, real_svg = page._public_of, page.render_board_svg
+    monkeypatch.setattr(page, "_public_of", lambda game, *a: computed.append(game.version) or real_public(game, *a))
+    monkeypatch.setattr(page, "render_board_svg", lambda *a, **k: drawn.append(1) or real_svg(*a, **k))
     cache.clear()
     for c in clients.values():
         assert c.get(reverse("game", args=[game6.pk]), **HTMX).status_code == 200
-    assert len(spectator_contexts) == 1
+    assert len(computed) == 1 and len(drawn) == 1
     germany = clients["seat 1"]
     assert post(germany, game6, "play_card", card_type="build_army", space="eastern_europe").status_code == 200
     for c in clients.values():
         c.get(reverse("game", args=[game6.pk]), **HTMX)
-    assert len(spectator_contexts) == 2  # the mover's answer rendered the new version's skeleton
+    assert len(computed) == 2 and len(drawn) == 2  # the mover's answer computed the new version's
 
 
-def test_a_full_page_and_an_answer_with_a_message_are_unchanged(game6, monkeypatch):  # noqa: F811
+def test_a_full_page_and_an_answer_with_a_message(game6):  # noqa: F811
     germany = seat(Client(), game6, 1)
     r = post(germany, game6, "play_card", card_type="build_army", space="nowhere")
     assert r.status_code in (400, 422) and 'class="flash' in r.content.decode()
     full = germany.get(reverse("game", args=[game6.pk]))
-    assert full.status_code == 200 and "<!--slot:" not in full.content.decode()
+    assert full.status_code == 200 and full.content.decode().count('<section id="game"') == 1
 
 
-def test_a_skeleton_from_another_version_of_the_app_is_not_trusted(game6, monkeypatch):  # noqa: F811
-    """A shared cache (Redis) may still hold a skeleton rendered by the previous release, whose slots are not
-    this release's: the page is then rendered whole instead of failing."""
-    monkeypatch.setattr(QmgAdapter, "render_once", True)
-    watcher = viewers(game6)["spectator"]
-    cache.clear()
-    game6.refresh_from_db()
-    key = f"skeleton:qmg:{game6.pk}:{game6.spectator_token}:{game6.version}:ru"
-    cache.set(key, ["<section id=\"game\">", "a_slot_of_old", "</section>"], 600)
-    r = watcher.get(reverse("game", args=[game6.pk]), **HTMX)
-    assert r.status_code == 200 and "a_slot_of_old" not in r.content.decode() and 'class="status-bar"' in r.content.decode()
+def test_a_part_renders_alone_by_its_name(game6):  # noqa: F811
+    """The decision bar is a named partial: rendered alone with the page's context it is the page's bar."""
+    germany = seat(Client(), game6, 1)
+    r = germany.get(reverse("game", args=[game6.pk]), **HTMX)
+    context = r.context[0].flatten()
+    alone = render_to_string("qmg/_game.html#decision-bar", context, r.wsgi_request)
+    assert TOKEN.sub("TOKEN", alone).strip() in TOKEN.sub("TOKEN", r.content.decode())
+    assert alone.lstrip().startswith('<section class="decision-bar" id="decision-bar"')
 
 
 def test_a_public_fragment_is_reused_only_while_what_it_shows_is_unchanged(game6, monkeypatch):  # noqa: F811
-    """The skeleton's public fragments are keyed by what they show (tracker.qmg.page._fragment_keys), not by the
-    version: after every move each viewer's page, rendered with the fragments kept from earlier versions, is
-    exactly the page rendered from an empty cache; a move that leaves the map alone does not draw it again."""
-    from tracker.qmg import page
-
+    """The public fragments are keyed by what they show (tracker.qmg.page._fragment_keys), not by the version:
+    after every move each viewer's page, rendered with the fragments kept from earlier versions, is exactly
+    the page rendered from an empty cache; a move that leaves the map alone does not draw it again."""
     clients = viewers(game6)
     drawn = []
     real_svg = page.render_board_svg
     monkeypatch.setattr(page, "render_board_svg", lambda *a, **k: drawn.append(1) or real_svg(*a, **k))
-    monkeypatch.setattr(QmgAdapter, "render_once", True)
     cache.clear()
 
     def kept_pages():  # with the fragments earlier versions left in the cache
-        out = {}
-        for name, c in clients.items():
-            r = c.get(reverse("game", args=[game6.pk]), **HTMX)
-            assert r.status_code == 200
-            out[name] = TOKEN.sub("TOKEN", r.content.decode())
-        return out
+        return {name: page_of(c, game6) for name, c in clients.items()}
 
     def vp_chart(html):
         return html[html.index("<h3>Победные очки по раундам</h3>"):][:4000]
@@ -176,10 +198,9 @@ def test_a_public_fragment_is_reused_only_while_what_it_shows_is_unchanged(game6
         assert post(germany, game6, cmd, **fields).status_code == 200, cmd
         kept = kept_pages()
         seen.append((cmd, len(drawn), kept["spectator"]))
-        saved = dict(cache._cache), dict(cache._expire_info)
-        assert kept == pages(game6, clients, monkeypatch, once=False), cmd  # from an empty cache
-        cache._cache.update(saved[0]), cache._expire_info.update(saved[1])  # keep the fragments for the next move
-        monkeypatch.setattr(QmgAdapter, "render_once", True)
+        for name, c in clients.items():  # the same page from an empty cache (which is then warm for the next move)
+            cache.clear()
+            assert page_of(c, game6) == kept[name], (cmd, name)
     assert seen[0][1] == 1 and 'data-pieces="[{&quot;country&quot;: &quot;germany&quot;' in seen[0][2]
     assert seen[1][1] == 0  # the end of the play step changed nothing on the map: its fragment was reused
     game6.refresh_from_db()

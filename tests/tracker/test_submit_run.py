@@ -76,23 +76,3 @@ def test_a_stale_run_changes_nothing(announced):
     results = log.submit_run(game.pk, 1, HOST, TURN_END)
     assert [r.status for r in results] == [log.STALE]
     assert state(game.pk) == before and announced == [2]
-
-
-def test_the_history_after_a_write_is_the_log_without_a_query(django_assert_num_queries):
-    """The events a write appends extend this process's remembered newest events (``selectors.appended``):
-    the answer's history needs no query and equals what the database holds."""
-    from tracker.core import selectors
-
-    game = new_game()
-    fresh = Game.objects.get(pk=game.pk)
-    selectors.recent_events(fresh)  # this process now knows version 1's events
-    assert log.submit(game.pk, 1, HOST, BUILD).applied
-    results = log.submit_run(game.pk, 2, HOST, TURN_END)
-    written = results[-1].event.game
-    with django_assert_num_queries(0):
-        remembered = selectors.recent_events(written)
-    assert [(e.seq, e.kind, e.summary_ru, e.command) for e in remembered] == [
-        (e.seq, e.kind, e.summary_ru, e.command) for e in Event.objects.filter(game=game).order_by("seq")]
-    assert log.undo(game.pk, 7, HOST).applied
-    undone = Game.objects.get(pk=game.pk)
-    assert [e.seq for e in selectors.recent_events(undone)] == list(range(1, 9))

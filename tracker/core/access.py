@@ -10,9 +10,9 @@ from django.db.models import Exists, OuterRef, Q
 from django.http import Http404
 from django.shortcuts import render
 
+from . import rows
 from .log import Actor
 from .models import Game, Seat
-from .prepared import Prepared
 
 SESSION_KEY = "access"
 
@@ -70,24 +70,18 @@ def known_games(request) -> set[int]:
     return {int(k) for k in request.session.get(SESSION_KEY, {})}
 
 
-# every request of a game page starts with one of these: compiled once (tracker.core.prepared)
-_SEAT_AND_GAME = Prepared(lambda pk, token: Seat.objects.select_related("game").filter(game_id=pk, token=token),
-                          pk=1_999_999_973, token="\x00seat-token")
-_GAME = Prepared(lambda pk: Game.objects.filter(pk=pk), pk=1_999_999_973)
-
-
 def game_and_actor(request, pk):
     """(game, actor, None), or (game, None, the 403 page); Http404 for a game that does not exist. A seat's
     phone is read with its game in one query."""
     if not 0 < pk < 2 ** 63:  # beyond any id (the ORM finds nothing there; SQLite would overflow)
         raise Http404("No Game matches the given query.")
     token = request.session.get(SESSION_KEY, {}).get(str(pk), {}).get("seat")
-    if token and isinstance(token, str):
-        seat = next(iter(_SEAT_AND_GAME.run(pk=pk, token=token)), None)
+    if token and isinstance(token, str):  # every request of a game page starts with one of these (tracker.core.rows)
+        seat = next(iter(rows.fetch_with(Seat, "game", "game_id = %s AND token = %s", [pk, token])), None)
         if seat is not None:
             actor, denied = actor_or_403(request, seat.game, seat)
             return seat.game, actor, denied
-    game = next(iter(_GAME.run(pk=pk)), None)
+    game = next(iter(rows.fetch(Game, "id = %s", [pk])), None)
     if game is None:
         raise Http404("No Game matches the given query.")
     actor, denied = actor_or_403(request, game, None)

@@ -26,9 +26,8 @@ from django.db import IntegrityError, transaction
 
 from gameplay.common import Reason, ReplayError
 
-from . import live, prepared, selectors, statecache
+from . import live, statecache
 from .models import Event, Game, Seat
-from .prepared import Prepared
 from .registry import adapter_of, locked_with
 from .selectors import HIDDEN_AGAIN
 
@@ -160,15 +159,8 @@ def submit_run(game_id: int, version: int, actor: Actor, commands: list[dict]) -
 
 def _locked(game_id: int) -> Game:
     """The game row locked for this transaction (only that row), read in one query with the games'
-    one-to-one projections (``GameAdapter.locked_with``: QMG's table); compiled once per connection."""
-    found = _LOCKED.run(pk=game_id)
-    if not found:
-        raise Game.DoesNotExist(f"no game {game_id}")
-    return found[0]
-
-
-_LOCKED = Prepared(lambda pk: Game.objects.select_for_update(of=("self",)).select_related(*locked_with()).filter(pk=pk),
-                   pk=1_999_999_973)
+    one-to-one projections (``GameAdapter.locked_with``: QMG's table)."""
+    return Game.objects.select_for_update(of=("self",)).select_related(*locked_with()).get(pk=game_id)
 
 
 def _commutes(game: Game, version: int, command: dict) -> bool:
@@ -222,13 +214,10 @@ def _submit_locked(game: Game, adapter, actor: Actor, commands: list[dict]) -> l
         results.append(Result(APPLIED, outcome.reason, outcome.notes, event, outcome.data))
         state = outcome.state
     if moves:
-        events = [event for event, _state in moves]
-        before = events[0].seq - 1
-        prepared.insert(events)
+        Event.objects.bulk_create([event for event, _after in moves])
         adapter.save(game, first, state, moves=moves)
-        prepared.save(game, MOVED_FIELDS)
+        game.save(update_fields=MOVED_FIELDS)
         statecache.remember(game, state)
-        transaction.on_commit(lambda: selectors.appended(game, before, events))
         live.announce(game)
     return results
 
@@ -285,7 +274,6 @@ def _undo_redo(game_id: int, version: int, actor: Actor, kind: str) -> Result:
             game.undone_moves = [e.seq for e in undone]
             game.save()
             statecache.remember(game, new)
-            transaction.on_commit(lambda: selectors.appended(game, event.seq - 1, [event]))
             live.announce(game)
             return Result(APPLIED, Reason(kind, ru, en), (), event)
     except IntegrityError:

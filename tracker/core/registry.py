@@ -24,16 +24,7 @@ class GameAdapter:
     """Defaults fit a game whose engine state is one JSON value kept in ``GameState``."""
 
     kind: str = ""
-    partial_template: str = ""  # the game's part of the page (it extends core/_shell.html)
-    # the partial marks what depends on the viewer with {% slot %} (tracker.templatetags.slots): the rest is
-    # rendered once per game version and language and shared by every viewer (tracker.core.responses)
-    render_once: bool = False
-    # the viewer's blocks built in Python, by slot name (``block(context) -> str``): the partial leaves a slot's
-    # marker for each in the skeleton (as ``{% slot %}`` does) and each phone's page gets its own
-    slots: dict = {}
-    # the engine never changes a state in place (QMG's frozen Table): this process may hand the same state
-    # object to every request of its version (``tracker.core.statecache``) instead of a fresh copy each
-    immutable_state: bool = False
+    partial_template: str = ""  # the game's part of the page, the #game section (it extends core/_shell.html)
     # one-to-one projections of the game read with the locked game row in the write path (one query)
     locked_with: tuple[str, ...] = ()
 
@@ -137,16 +128,6 @@ class GameAdapter:
     def context(self, request, game: Game, actor, state: Any, keep=None) -> dict:
         """What the game's partial template needs (``keep``: the failed form to show again)."""
         raise NotImplementedError
-
-    def skeleton_context(self, game: Game, state: Any) -> dict | None:
-        """What the skeleton of a ``render_once`` page needs (everything a spectator sees alike, nothing of a
-        viewer), if the game can say it more cheaply than its whole ``context`` for a spectator; None: that."""
-        return None
-
-    def skeleton_html(self, context: dict) -> str | None:
-        """The skeleton's markup built without the template engine, from ``skeleton_context`` (with ``skeleton``
-        set: the viewer's blocks leave their slot markers); None: ``partial_template`` is rendered."""
-        return None
 
     def preview(self, request, game: Game, actor, parsed):
         """The answer to a form that only asks what a command would do (``parsed.preview``; The Fog of

@@ -74,12 +74,26 @@ async def stream(request, pk):
             released.append(True)
             HUB.release(client)
 
-    response = StreamingHttpResponse(_events(pk, _known(request), version, client, release),
-                                     content_type="text/event-stream")
+    response = EventStream(_events(pk, _known(request), version, client, release), release,
+                           content_type="text/event-stream")
     response["Cache-Control"] = "no-cache, no-transform"
     response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
-    response._resource_closers.append(release)  # also when the client left before the first byte
     return response
+
+
+class EventStream(StreamingHttpResponse):
+    """A stream whose place is given back when the server closes the response (``HttpResponse.close``), also
+    when the client left before the first byte and the events' own ``finally`` never ran."""
+
+    def __init__(self, events, on_close, **kwargs):
+        super().__init__(events, **kwargs)
+        self.on_close = on_close
+
+    def close(self):
+        try:
+            self.on_close()
+        finally:
+            super().close()
 
 
 async def _events(game_id: int, known: int, current: int, client: str, release):

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import logging
 
-import segno
 from django.contrib import messages
 from django.db import DatabaseError
 from django.http import HttpResponse
@@ -157,10 +156,6 @@ def _absolute(request, path: str) -> str:
     return f"{request.scheme}://{host}{path}"
 
 
-def _qr_svg(url: str) -> str:
-    return segno.make(url, error="m").svg_inline(scale=4, dark="#1d2327", light="#ffffff", omitsize=True)
-
-
 def seat_roles(game, seat) -> str:
     """The countries (QMG) or sides (other games) a seat plays, by name."""
     adapter, lang = adapter_of(game), current_lang()
@@ -185,11 +180,10 @@ def seats(request, pk):
     rows = []
     for seat in game.seats.all():
         url = _absolute(request, reverse("join", args=[seat.token]))
-        rows.append({"seat": seat, "url": url, "qr": _qr_svg(url), "countries": seat_roles(game, seat)})
+        rows.append({"seat": seat, "url": url, "countries": seat_roles(game, seat)})
     watch_url = _absolute(request, reverse("watch", args=[game.spectator_token]))
     host = _absolute(request, reverse("host_link", args=[game.host_token]))
-    return render(request, "seats.html", {"game": game, "rows": rows, "watch_url": watch_url,
-                                          "watch_qr": _qr_svg(watch_url), "host_url": host})
+    return render(request, "seats.html", {"game": game, "rows": rows, "watch_url": watch_url, "host_url": host})
 
 
 def _new_game_link(request, game, link: str):

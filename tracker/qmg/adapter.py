@@ -3,7 +3,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from django.template import Context
 from django.utils.translation import gettext
 
 from gameplay.qmg import Position
@@ -11,12 +10,11 @@ from gameplay.qmg.cards import default_catalogue
 from gameplay.qmg.stepper import QmgStepper
 from gameplay.qmg.table import Cards, Table, is_face_down_play, new_table
 
-from tracker.core import prepared
 from tracker.core.log import effective_moves
 from tracker.core.models import Event, Game, GameState
 from tracker.core.registry import GameAdapter
 
-from . import blocks, page, selectors
+from . import page, selectors
 from .models import BoardVariant, CountryCards, Piece, QmgTable
 from .variants import check_patch
 
@@ -30,9 +28,6 @@ CATALOGUE = default_catalogue()
 class QmgAdapter(GameAdapter):
     kind = Game.QMG
     partial_template = "qmg/_game.html"
-    render_once = True
-    slots = blocks.SLOTS
-    immutable_state = True
     locked_with = ("qmg",)
 
     def stepper(self, game: Game) -> QmgStepper:
@@ -68,17 +63,16 @@ class QmgAdapter(GameAdapter):
         added = [Piece(game=game, country=p.country, kind=p.kind, space=p.space)
                  for p in new.position.pieces if p not in before]
         if added:
-            prepared.insert(added)
+            Piece.objects.bulk_create(added)
         old_cards = dict(old.cards)
         for country, k in new.cards:
             if old_cards.get(country) != k:
-                prepared.update(CountryCards, {"game_id": game.pk, "country": country}, {
-                    "deck": k.deck, "hand": k.hand, "discard": k.discard, "responses": k.responses,
-                    "statuses": list(k.statuses)})
+                CountryCards.objects.filter(game_id=game.pk, country=country).update(
+                    deck=k.deck, hand=k.hand, discard=k.discard, responses=k.responses, statuses=list(k.statuses))
         engine = new.engine_dict()
         if fresh:
             GameState.objects.update_or_create(game=game, defaults={"state": engine})
-        elif old.engine_dict() != engine and not prepared.update(GameState, {"game_id": game.pk}, {"state": engine}):
+        elif old.engine_dict() != engine and not GameState.objects.filter(game_id=game.pk).update(state=engine):
             GameState.objects.create(game=game, state=engine)  # a game from before the card engine
         fields = {"round": new.round, "turn": new.turn, "phase": new.phase, "played": new.played or "",
                   "vp_axis": new.vp_axis, "vp_allies": new.vp_allies, "end_reason": new.end_reason or "",
@@ -96,7 +90,7 @@ class QmgAdapter(GameAdapter):
         for name in changed:
             setattr(t, name, fields[name])
         if changed:
-            prepared.save(t, changed)
+            t.save(update_fields=changed)
         game.winner = new.winner or ""
 
     def _vp_rounds(self, game: Game, events) -> list[list[int]]:
@@ -118,7 +112,7 @@ class QmgAdapter(GameAdapter):
 
     def secret(self, command: dict) -> bool:
         """Every command that handles a face-down response's identity is its owner's act, from the owner's
-        own phone (issue 12): putting one face down (``play_card``/``prepare`` of a response, a response played
+        own phone: putting one face down (``play_card``/``prepare`` of a response, a response played
         by another card's text) and revealing one (``use_card``). The host's powers include neither; the log
         of such a move names no hidden card."""
         if not isinstance(command, dict):
@@ -214,13 +208,6 @@ class QmgAdapter(GameAdapter):
     # the page and its forms
     parse = staticmethod(page.parse)
     context = staticmethod(page.context)
-
-    def skeleton_context(self, game, state):
-        return page.public_context(game, state)
-
-    def skeleton_html(self, context):
-        return blocks.page(Context(context))  # what templates/qmg/_game.html renders, without the template engine
-
     after_submit = staticmethod(page.after_submit)
 
 

@@ -3,7 +3,6 @@ import weakref
 
 from django import forms
 from django.utils.choices import BaseChoiceIterator
-from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 
 from gameplay.qmg import load_board
@@ -12,7 +11,6 @@ from gameplay.qmg.cards import fold, load_catalogue
 from gameplay.qmg.table import BASIC_CARD_ACTION, CARD_TYPES, CARD_TYPE_NAMES, HAND_SIZE, MAX_DECK
 
 from gameplay.qmg.seating import DEFAULT_SEATING
-from tracker.core import markup
 from tracker.language import lang as _lang
 
 from .models import BoardVariant
@@ -24,24 +22,7 @@ MIN_DECK = HAND_SIZE + 12  # with Air Marshal a deck deals 12 cards and the hand
 
 
 
-class FastSelect(forms.Select):
-    """A <select> rendered in Python: the game page has many 48-space selects, and Django's
-    per-option templates made them the bulk of every refresh."""
-
-    def render(self, name, value, attrs=None, renderer=None):
-        final = self.build_attrs(self.attrs, attrs)
-        current = "" if value is None else str(value)
-        options = markup.options(self.choices, {current})
-        attrs_html = format_html_join("", ' {}="{}"', ((k, v) for k, v in final.items() if v not in (None, False)))
-        return format_html('<select name="{}"{}>{}</select>', name, attrs_html, options)
-
-
-class ChoiceField(forms.ChoiceField):
-    widget = FastSelect
-
-
-class TypedChoiceField(forms.TypedChoiceField):
-    widget = FastSelect
+ChoiceField, TypedChoiceField = forms.ChoiceField, forms.TypedChoiceField
 
 
 def limit_countries(field, countries):

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import hashlib
 import weakref
-from types import MappingProxyType
 from collections import Counter
 from dataclasses import replace
 
+from django.core.cache import cache
+from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
-from gameplay.common.kept import Kept
 from gameplay.qmg import compute_supply, victory_step
 from gameplay.qmg.air import air_prompts
 from gameplay.qmg.autoturn import finish_turn
@@ -20,18 +20,15 @@ from gameplay.qmg.table import (
     reminders, turn_context, waiting_for,
 )
 
-from tracker.core import once
+from tracker.core import fragments, rows
 from tracker.core.commands import BadInput, Parsed
-from tracker.core.markup import esc
 from tracker.core.models import Event, PrivateNote
-from tracker.core.prepared import Prepared
-from tracker.core.selectors import recent_events
 from tracker.language import lang as _lang
 
 from . import selectors
 from .cardsteps import CardStepForm, card_steps, free_steps_allowed
 from .board_svg import piece_supplied, render_board_svg, space_rows
-from .charts import vp_chart_svg
+from .charts import vp_chart
 from .forms import (
     CATALOGUE, AirForm, DiscardForm, FinishTurnForm, NoteForm, PassForm, PlayCardForm, PrepareForm, ReallocateForm,
     StepForm, UseCardForm, VersionForm, card_name,
@@ -46,25 +43,14 @@ def countries_of(actor, board) -> tuple[str, ...]:
 # the page
 # ------------------------------------------------------------------------------------------
 
-def public_context(game, table) -> dict:
-    """What the skeleton shows, every viewer alike (``templates/qmg/_game.html``, ``tracker.qmg.blocks``:
-    status, table): the status bar's words, the public cards and the VP chart, the map. Nothing of a seat."""
-    lang = _lang()
-    board = selectors.board_of(game)
-    active = table.active(board)
-    i = 1 if lang == "en" else 0
-    c = board.countries[active]
-    supply = _once(lambda: compute_supply(board, table.position, turn_context(table)))
-    ctx = {"game": game, "table": table, "lang": lang,
-           "active": active, "active_name": (c.ru, c.en)[i], "active_team": c.team,
-           "phase_name": PHASE_NAMES[table.phase][i],
-           "window_team": {"axis": _("Axis"), "allies": _("Allies")}.get(table.window, "")}
-    ctx.update(_public(game, table, board, supply, lang))
-    ctx.update(_board_context(board, table, supply, lang))
-    return ctx
+PUBLIC_SECONDS = 600  # a version's public parts in the render cache
 
 
 def context(request, game, actor, table, keep=None) -> dict:
+    """What templates/qmg/_game.html shows this viewer. What every viewer of the version sees alike is
+    ``parts`` (its public partials' HTML) and ``public`` (the values they show), both from the render cache,
+    computed once per version and language; what is this viewer's own is computed for this request, and what
+    only some states show is computed when (and if) the template shows it (a template calls a callable)."""
     lang = _lang()
     board = selectors.board_of(game)
     active = table.active(board)
@@ -73,10 +59,13 @@ def context(request, game, actor, table, keep=None) -> dict:
     c = board.countries[active]
     forms = keep or {}
     initial = {"version": game.version}
+    supply = _once(lambda: compute_supply(board, table.position, turn_context(table)))
+    public = _once(lambda: _public(game, table, board, supply, lang))
+    window_team = {"axis": _("Axis"), "allies": _("Allies")}.get(table.window, "")
     ctx = {
         "table": table, "lang": lang,
         "active": active, "active_name": (c.ru, c.en)[i], "active_team": c.team,
-        "phase_name": PHASE_NAMES[table.phase][i],
+        "public": public, "parts": _once(lambda: public_parts(game, table, board, supply, lang, public)),
         "played_name": CARD_TYPE_NAMES[table.played][i] if table.played else "",
         "my_turn": active in mine, "can_write": actor.can_write and not table.finished,
         "waiting_for": "" if active in mine or table.finished else (c.ru, c.en)[i],
@@ -94,14 +83,9 @@ def context(request, game, actor, table, keep=None) -> dict:
         "form_kept": bool(forms),
         "form_key": ("kept%s:" % game.version if forms else "") + (",".join(mine) or "-"),
         "step_initial": f"{active if active in mine else ''}{':kept' + str(game.version) if forms.get('step') else ''}",
-        # every form's version field (the markup of VersionForm(initial=initial).render(), without a form and
-        # its template per request)
-        "version_form": mark_safe(f'<input type="hidden" name="version" value="{game.version:d}">'),
+        "window_team": window_team,
     }
-    supply = _once(lambda: compute_supply(board, table.position, turn_context(table)))
-    ctx.update(_public(game, table, board, supply, lang))
-    ctx.update(_cards_context(game, table, board, actor, _once(lambda: recent_events(game)), mine, lang, forms,
-                              initial))
+    ctx.update(_cards_context(game, table, board, actor, mine, lang, forms, initial))
     ctx["usable_now"] = ctx["window_mine"] or any(
         table.cards_of(cid).statuses or table.cards_of(cid).responses for cid in mine)
     own = tuple(actor.seat.countries) if actor.seat is not None else ()
@@ -110,33 +94,62 @@ def context(request, game, actor, table, keep=None) -> dict:
     ctx["prepare"] = _prepare_context(board, table, mine, lang, own) if table.options.prepare_for_war else []
     if table.options.air_marshal:
         ctx.update(_air_context(table, board, supply(), mine, lang, initial))
-    ctx.update(_board_context(board, table, supply, lang))
     return ctx
 
 
+def _version_key(game, what: str, lang: str) -> str:
+    return f"qmg:{what}:{game.pk}:{game.spectator_token}:{game.version}:{lang}"
+
+
 def _public(game, table, board, supply, lang) -> dict:
-    """What every viewer of this game version sees alike (reminders, pieces leaving, the cards table,
-    the VP chart, the victory preview): computed once per version and language, shared by the six
-    phones that refresh after every move (the default cache, per server process). "public3": the shape with
-    ``fragment_keys`` and ``card_rows``, never one kept by an older release."""
-    key = f"qmg:public3:{game.pk}:{game.spectator_token}:{game.version}:{lang}"
-    found = _PUBLIC.get(key)
-    if found is None:  # the mover's answer and each refresh read it: held as an object, not unpickled each time
-        make = lambda: _public_of(game, table, board, supply, lang)  # noqa: E731
-        local = once.local()  # no pickled copy in a cache only this process reads
-        found = _PUBLIC.keep(key, MappingProxyType(once.cached(key, make, 600, keep=(lambda k, v: None) if local else None)))
-    return found
+    """What every viewer of this game version sees alike (reminders, pieces leaving, the cards table, the VP
+    chart, the victory preview): computed once per version and language (the render cache)."""
+    return cache.get_or_set(_version_key(game, "public", lang), lambda: _public_of(game, table, board, supply, lang),
+                            PUBLIC_SECONDS)
 
 
-_PUBLIC = Kept(256)  # per process: the public context of the newest versions (read-only: a mapping proxy)
+# the public partials of templates/qmg/_game.html: what every viewer of a version sees alike, each rendered from
+# the version's public values only (nothing of a viewer, no request: no CSRF token can enter it)
+PUBLIC_PARTS = ("status-bar", "board", "reminders", "window", "cards-table", "vp", "finished", "links")
+
+
+def public_parts(game, table, board, supply, lang, public) -> dict[str, str]:
+    """The public partials' HTML of this version, by name ("-" as "_": ``parts.status_bar``): from the render cache, else each rendered by name
+    ("qmg/_game.html#board") from the public context, or taken from an earlier version where what it shows is
+    unchanged (its key is a digest of exactly that: ``_fragment_keys``)."""
+    return cache.get_or_set(_version_key(game, "parts", lang),
+                            lambda: _render_parts(game, table, board, supply, lang, public()), PUBLIC_SECONDS)
+
+
+def _render_parts(game, table, board, supply, lang, public) -> dict[str, str]:
+    active = table.active(board)
+    digests = _fragment_keys(table, board, supply(), active, public)
+    shown = [name for name in PUBLIC_PARTS if (name != "finished" or table.finished) and (name != "window" or table.window)]
+    keys = {name: f"qmg:part:{name}:{game.pk}:{game.spectator_token}:{digests[name]}:{lang}" for name in shown}
+    kept = cache.get_many(keys.values())
+    i = 1 if lang == "en" else 0
+    c = board.countries[active]
+    context = {"game": game, "table": table, "lang": lang, "public": public, "active": active,
+               "active_name": (c.ru, c.en)[i], "phase_name": PHASE_NAMES[table.phase][i],
+               "window_team": {"axis": _("Axis"), "allies": _("Allies")}.get(table.window, ""),
+               **_board_context(board, table, supply, lang)}
+    parts, new = {}, {}
+    for name in shown:
+        html = kept.get(keys[name])
+        if html is None:
+            html = new[keys[name]] = render_to_string(f"qmg/_game.html#{name}", context)
+        parts[name.replace("-", "_")] = html
+    if new:
+        cache.set_many(new, PUBLIC_SECONDS)
+    return parts
 
 
 def _public_of(game, table, board, supply, lang) -> dict:
     i = 1 if lang == "en" else 0
     active = table.active(board)
     v = victory_step(board, table.position, active, supply())
-    public = {
-        "reminders": [_reminder_text(r, board, table, supply(), lang) for r in reminders(board, table, supply())],
+    return {
+        "reminders": [r.text(lang) for r in reminders(board, table, supply())],
         "unsupplied": [piece_names(board, [p])[i] for p in supply().unsupplied_of(active)],  # kind, whose, where
         "countries": [{"id": cid, "name": (board.countries[cid].ru, board.countries[cid].en)[i],
                        "team": board.countries[cid].team, "cards": k, "active": cid == active}
@@ -147,70 +160,31 @@ def _public_of(game, table, board, supply, lang) -> dict:
                           "statuses": [card_name(CATALOGUE.get(x), lang) if CATALOGUE.get(x) else _("status")
                                        for x in k.statuses]}
                          for cid, k in table.cards],
-        "vp_chart": _vp_chart(tuple(selectors.vp_series(game)), board.rounds,
-                              (_("Axis"), _("Allies")), _("Victory points by round")),
+        "vp_chart": vp_chart(tuple(selectors.vp_series(game)), board.rounds, (_("Axis"), _("Allies")),
+                             _("Victory points by round")),
         "victory_preview": {"points": v.points, "lines": v.detail(lang)},
         "draw_preview": draw_count(table, active),
     }
-    public["card_rows"] = _card_rows(public["countries"])
-    public["fragment_keys"] = _fragment_keys(table, board, supply(), active, public)
-    return public
-
-
-def _reminder_text(reminder, board, table, supply, lang) -> str:
-    """A reminder as every viewer reads it (the reminders are the same for both teams' phones and the spectators).
-    The engine's straits reminder speaks to the team to play («вашего лагеря»): here it names that team."""
-    if reminder.code != "reminder.straits":
-        return reminder.text(lang)
-    i = 1 if lang == "en" else 0
-    team = board.countries[table.active(board)].team
-    closed = ", ".join(
-        ("«%s» (%s)" if i == 0 else "%s (%s)") % ((s.ru, s.en)[i], " – ".join((board.spaces[x].ru, board.spaces[x].en)[i]
-                                                                             for x in s.seas))
-        for sid, s in board.straits.items() if supply.straits.get(sid, "allies") != team)
-    text = (_("Straits closed to the Axis, whose turn it is: %(straits)s.") if team == "axis"
-            else _("Straits closed to the Allies, whose turn it is: %(straits)s."))
-    return text % {"straits": closed}
-
-
-def _vp_chart(series: tuple, rounds: int, labels: tuple, title: str) -> str:
-    """The VP chart, drawn once per process for each series (the points change only in a victory step)."""
-    key = (series, rounds, labels, title)
-    found = _CHARTS.get(key)
-    if found is None:
-        found = _CHARTS.keep(key, vp_chart_svg(series, rounds, labels=labels, title=title))
-    return found
-
-
-_CHARTS = Kept(256)
-
-
-def _card_rows(countries) -> str:
-    """The cards table's rows (templates/qmg/_game.html), built here: six rows of numbers cost a template
-    (each number localised and escaped on its own) more than the rest of that table."""
-    return mark_safe("\n".join(
-        f'<tr class="team-{esc(c["team"])}{" is-active" if c["active"] else ""}"><th class="country-{esc(c["id"])}">'
-        f'{esc(c["name"])}</th><td>{k.deck:d}</td><td>{k.hand:d}</td><td>{k.discard:d}</td><td>{len(k.statuses):d}</td>'
-        f'<td>{k.responses:d}</td></tr>' for c in countries for k in (c["cards"],)))
 
 
 def _fragment_keys(table, board, supply, active, public) -> dict[str, str]:
-    """The keys of the skeleton's public ``{% cache %}`` fragments (templates/qmg/_game.html): a digest of
-    exactly what each fragment shows, so a fragment a move did not change is reused by the next version
-    instead of rendered again. Only public facts of this version go in (the language and the game are
-    in the fragment's key beside it); a fragment's key changes whenever anything it shows does."""
+    """For each public partial, a digest of exactly what it shows, so a partial a move did not change is reused
+    by the next version instead of rendered again. Only public facts of this version go in (the language and
+    the game are in the part's key beside it); a part's digest changes whenever anything it shows does."""
     shape = _board_print(board)
     pieces = table.position.pieces
     return {
         # the status bar: round, active country (its name from the board), phase, VP
-        "status": _digest(shape, table.round, active, table.phase, table.vp_axis, table.vp_allies),
+        "status-bar": _digest(shape, table.round, active, table.phase, table.vp_axis, table.vp_allies),
         # the map: the board, every piece with its supply (what marks a piece out of supply), straits' teams
         "board": _digest(shape, tuple((p.country, p.kind, p.space, piece_supplied(supply, p)) for p in pieces),
                          tuple(sorted(supply.straits.items()))),
         "reminders": _digest(public["reminders"]),
+        "finished": _digest(table.winner, table.end_reason, table.vp_axis, table.vp_allies, public["vp_chart"]),
         "window": _digest(table.window, public["public_cards"]),
-        "cards": _digest(public["countries"], public["public_cards"]),
+        "cards-table": _digest(public["countries"], public["public_cards"]),
         "vp": _digest(public["vp_chart"]),
+        "links": _digest(),  # the same for every version of the game
     }
 
 
@@ -233,15 +207,14 @@ def _board_print(board) -> str:
     return found
 
 
-def _cards_context(game, table, board, actor, events, mine, lang, forms, initial) -> dict:
+def _cards_context(game, table, board, actor, mine, lang, forms, initial) -> dict:
     """Cards on the table: public statuses and response counts; this seat's private notes only."""
     active = table.active(board)
-    team_names = {"axis": _("Axis"), "allies": _("Allies")}
     notes, hand_notes = [], {}
     if actor.seat is not None:
-        rows = _SEAT_NOTES.run(game=game.pk, seat=actor.seat.pk)  # one query: both kinds, never cached
-        notes = face_down_notes(game, rows=rows)
-        hand_notes = {n.country: n.text for n in rows if n.kind == PrivateNote.HAND}
+        found = rows.fetch(PrivateNote, "game_id = %s AND seat_id = %s", [game.pk, actor.seat.pk], "id")
+        notes = face_down_notes(game, rows=found)  # one query for both kinds, never cached
+        hand_notes = {n.country: n.text for n in found if n.kind == PrivateNote.HAND}
     unseen = discarded_unseen(actor.seat, notes, table, lang)
     asked = {u["country"] for u in unseen}  # until the owner says which went, no reveal from that list
     private_responses = [{"country": n.country, "name": card_name(CATALOGUE.get(n.card_id), lang),
@@ -267,8 +240,7 @@ def _cards_context(game, table, board, actor, events, mine, lang, forms, initial
         "private_responses": private_responses,
         "discarded_unseen": unseen,
         "hand_notes": hand_notes,
-        "played_card": _once(lambda: _played_card_of_version(game, table, board, events, lang)),  # the active phone's
-        "window_team": team_names.get(table.window, ""),
+        "played_card": _once(lambda: _played_card_of_version(game, table, board, lang)),  # the active phone's
         "window_mine": bool(my_team_countries),
         "use_form": _once(lambda: forms.get("use") or UseCardForm(
             initial={**initial, "country": (mine or [None])[0]}, countries=mine or board.turn_order)),
@@ -279,10 +251,6 @@ def _cards_context(game, table, board, actor, events, mine, lang, forms, initial
                                             initial={"country": (mine or [None])[0],
                                                      "text": hand_notes.get((mine or [None])[0], "")})),
     }
-
-
-_SEAT_NOTES = Prepared(lambda game, seat: PrivateNote.objects.filter(game_id=game, seat_id=seat).order_by("id"),
-                       game=1_999_999_973, seat=1_999_999_979)  # every refresh of a seat's page: compiled once
 
 
 def _prepare_context(board, table, mine, lang, own) -> list[dict]:
@@ -402,11 +370,11 @@ def _follow_unseen_discards(game, seq: int) -> None:
     unseen (Blue Division, Magic, a card played by another card's text…). Where the count alone says which
     (none left, or every name alike) the notes go, tied to this move; otherwise they are marked as awaiting
     their owner's answer (``discarded_unseen``), tied to this move as well."""
-    rows = _GAME_RESPONSE_NOTES.run(game=game.pk, kind=PrivateNote.RESPONSE)
-    if not rows:
+    found = rows.fetch(PrivateNote, "game_id = %s AND kind = %s", [game.pk, PrivateNote.RESPONSE], "id")
+    if not found:
         return  # the usual case: nothing face down by name, one query and done
     game.refresh_from_db(fields=["done_moves"])  # the view's copy predates this move
-    notes = face_down_notes(game, rows=rows)
+    notes = face_down_notes(game, rows=found)
     counts = dict(game.country_cards.values_list("country", "responses"))
     done = set(game.done_moves or [])
     for country in dict.fromkeys(n.country for n in notes):
@@ -422,16 +390,18 @@ def _follow_unseen_discards(game, seq: int) -> None:
                 _mark(note, active=note.active, dropped=seq)
 
 
-_GAME_RESPONSE_NOTES = Prepared(  # after every move: compiled once
-    lambda game, kind: PrivateNote.objects.filter(game_id=game, kind=kind).order_by("id"),
-    game=1_999_999_973, kind="\x00kind")
-
-
-def _played_card_of_version(game, table, board, events, lang) -> dict | None:
+def _played_card_of_version(game, table, board, lang) -> dict | None:
     """``_played_card`` once per game version and language (a card played face up, as the public log shows it:
     a face-down play's card never enters the log), for the refreshes of the active country's phones."""
-    key = f"qmg:played:{game.pk}:{game.spectator_token}:{game.version}:{lang}"
-    return once.cached(key, lambda: (_played_card(table, board, events, lang),), 600)[0]  # (None is a value)
+    return cache.get_or_set(_version_key(game, "played", lang),
+                            lambda: (_played_card(table, board, lambda: _turn_moves(game, table, board), lang),),
+                            PUBLIC_SECONDS)[0]  # (None is a value)
+
+
+def _turn_moves(game, table, board) -> list:
+    """The active country's moves of this round, oldest first (what ``_played_card`` looks through)."""
+    return rows.fetch(Event, "game_id = %s AND kind = %s AND round = %s AND country = %s",
+                      [game.pk, Event.MOVE, table.round, table.active(board)], "seq")
 
 
 def _played_card(table, board, events, lang) -> dict | None:
@@ -502,7 +472,13 @@ def _board_context(board, table, supply, lang) -> dict:  # supply: a callable, c
     # computed only when the template's cached map fragment is missing (a template calls callables);
     # render_board_svg escapes every name it inserts
     return {"board_svg": _once(lambda: mark_safe(render_board_svg(board, ground, supply(), lang=lang, air=air))),
-            "space_rows": _once(lambda: space_rows(board, ground, supply(), lang=lang))}
+            "space_rows": _once(lambda: space_rows_html(space_rows(board, ground, supply(), lang=lang), lang))}
+
+
+def space_rows_html(rows, lang) -> list[str]:
+    """The map's list of spaces (``board_svg.space_rows``), each row by the partial ``qmg/_board.html#space-row``,
+    kept by its content and the language (``tracker.core.fragments``)."""
+    return fragments.rendered("qmg/_board.html#space-row", rows, lambda row: fragments.digest(lang, row), {})
 
 
 def _once(compute):

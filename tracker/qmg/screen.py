@@ -32,7 +32,7 @@ from tracker.language import lang as current_lang
 
 from . import selectors
 from .board_svg import SCREEN, render_board_svg
-from .charts import vp_chart_svg
+from .charts import vp_chart
 from .forms import CATALOGUE, card_name
 
 LAST_MOVES = 4  # the newest moves the screen lists
@@ -87,8 +87,8 @@ def _shown(game) -> dict:
         "active": active, "active_name": (country.ru, country.en)[i], "active_team": country.team,
         "phase_name": PHASE_NAMES[table.phase][i], "window_team": teams.get(table.window, ""),
         "vp_axis": table.vp_axis, "vp_allies": table.vp_allies,
-        "vp_chart": mark_safe(vp_chart_svg(selectors.vp_series(game), board.rounds, labels=(_("Axis"), _("Allies")),
-                                           title=_("Victory points by round"))),  # the chart escapes its labels
+        "vp_chart": vp_chart(selectors.vp_series(game), board.rounds, labels=(_("Axis"), _("Allies")),
+                             title=_("Victory points by round")),  # drawn by the page's partial "vp-chart"
         "cards": cards,
         "last_moves": [{"round": r["event"].round, "text": r["text_en"] if lang == "en" else r["text_ru"],
                         "undone": r["undone"]} for r in rows],

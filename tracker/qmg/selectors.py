@@ -8,9 +8,9 @@ from django.utils.translation import gettext as _
 from gameplay.qmg import Board, Piece, Position, load_board
 from gameplay.qmg.table import CARD_RULES as ENGINE_CARD_RULES, HAND_SIZE, MAX_DECK, Cards, Options, Table, named_statuses
 
+from tracker.core import rows
 from tracker.core.models import Event, Game, GameState
 from tracker.core.memo import Memo
-from tracker.core.prepared import Prepared
 from tracker.core.registry import Unavailable
 
 from .models import BoardVariant, CountryCards, Piece as PieceRow, QmgTable
@@ -18,7 +18,7 @@ from .variants import PatchError, check_patch
 
 
 # the create event's "rules": the card engine's level the game is played by (gameplay.qmg.table.CARD_RULES;
-# 2: a game created before the guided to_deck costs and Malta's choice; 3: before issue 22's placeholder,
+# 2: a game created before the guided to_deck costs and Malta's choice; 3: before the placeholder,
 # battle-chain and play-condition fixes); none: the old rules, before the engine
 CARD_RULES = ENGINE_CARD_RULES
 KNOWN_RULES = tuple(range(2, CARD_RULES + 1))
@@ -34,18 +34,13 @@ def rules_level(game: Game) -> int | None:
     """The card rules the whole game — replay and new moves alike — is played by, so a stored game replays to
     the position it was stored with; None: created before the card engine (free card steps). Decided per
     game, never per command."""
-    cached = getattr(game, "_qmg_rules", False)
-    if cached is not False:
-        return cached
-    key = (game.pk, game.created_at)  # a game's create event never changes: read once per process
+    key = (game.pk, game.host_token, game.spectator_token)  # a game's create event never changes: read once per process
     if key in _RULES_SEEN:
-        game._qmg_rules = _RULES_SEEN[key]
-        return game._qmg_rules
+        return _RULES_SEEN[key]
     create = Event.objects.filter(game=game, kind=Event.CREATE).values_list("command", flat=True).first()
     if create is None:  # being created or imported: today's rules until its log says otherwise
         return CARD_RULES
-    game._qmg_rules = _RULES_SEEN.keep(key, rules_of(create))
-    return game._qmg_rules
+    return _RULES_SEEN.keep(key, rules_of(create))
 
 
 _RULES_SEEN = Memo(4096)
@@ -58,10 +53,11 @@ def legacy_rules(game: Game) -> bool:
 
 def variant_id_of(game: Game) -> int | None:
     """The game's board variant (None: the printed board), read once per process: it is chosen at creation."""
-    key = (game.pk, game.created_at)
+    key = (game.pk, game.host_token, game.spectator_token)  # random tokens: no other game has them
     variant_id = _VARIANT_OF.get(key, False)
     if variant_id is False:
-        variant_id = _VARIANT_OF.keep(key, game.qmg.board_variant_id)
+        found = rows.fetch(QmgTable, "game_id = %s", [game.pk])
+        variant_id = _VARIANT_OF.keep(key, found[0].board_variant_id if found else game.qmg.board_variant_id)
     return variant_id
 
 
@@ -111,29 +107,16 @@ def options_from(o: dict, card_rules: int = CARD_RULES) -> Options:
                    decks=tuple(sorted((str(k), int(v)) for k, v in decks.items())), card_rules=card_rules)
 
 
-# the table's four reads, compiled once per database connection (tracker.core.prepared): a process that did not
-# write a version reads its table once, and on PostgreSQL the ORM's compiling cost more than the queries
-_QMG_ROW = Prepared(lambda pk: QmgTable.objects.filter(game_id=pk), pk=1_999_999_973)
-_PIECE_ROWS = Prepared(lambda pk: PieceRow.objects.filter(game_id=pk).order_by("id"), pk=1_999_999_973)
-_CARD_ROWS = Prepared(lambda pk: CountryCards.objects.filter(game_id=pk), pk=1_999_999_973)
-_ENGINE_ROW = Prepared(lambda pk: GameState.objects.filter(game_id=pk), pk=1_999_999_973)
-
-
 def table_of(game: Game, board: Board | None = None) -> Table:
-    """The table from the projection models (four queries; three when the game row came with its QMG row)."""
+    """The table from the projection models (four queries, tracker.core.rows)."""
     board = board or board_of(game)
-    qmg = Game.qmg.related
-    if qmg.is_cached(game):
-        t = game.qmg
-    else:
-        rows = _QMG_ROW.run(pk=game.pk)
-        if not rows:
-            raise Game.qmg.RelatedObjectDoesNotExist(f"game {game.pk} has no QMG table")
-        t = rows[0]
-        qmg.set_cached_value(game, t)
-    pieces = [Piece(p.country, p.kind, p.space) for p in _PIECE_ROWS.run(pk=game.pk)]
+    found = rows.fetch(QmgTable, "game_id = %s", [game.pk])
+    if not found:
+        raise QmgTable.DoesNotExist(f"game {game.pk} has no QMG table")
+    t = found[0]
+    pieces = [Piece(p.country, p.kind, p.space) for p in rows.fetch(PieceRow, "game_id = %s", [game.pk], "id")]
     cards = {c.country: Cards(c.deck, c.hand, c.discard, c.responses, tuple(c.statuses))
-             for c in _CARD_ROWS.run(pk=game.pk)}
+             for c in rows.fetch(CountryCards, "game_id = %s", [game.pk])}
     ordered = tuple((c, cards[c]) for c in board.turn_order)
     # the statuses face up act on supply and scoring: the position carries them, as after a move
     return Table(
@@ -142,7 +125,7 @@ def table_of(game: Game, board: Board | None = None) -> Table:
         vp_axis=t.vp_axis, vp_allies=t.vp_allies, winner=game.winner or None,
         end_reason=t.end_reason or None, options=options_of(game), used=tuple(t.used or ()),
         window=t.window or None, window_passes=t.window_passes, attack=t.attack,
-    ).with_engine(next((row.state for row in _ENGINE_ROW.run(pk=game.pk)), None))
+    ).with_engine(next((row.state for row in rows.fetch(GameState, "game_id = %s", [game.pk])), None))
 
 
 def canonical(table: Table) -> dict:
@@ -154,7 +137,8 @@ def canonical(table: Table) -> dict:
 
 def vp_series(game: Game) -> list[tuple[int, int, int]]:
     """Team VP after each round's moves so far, [(round, axis, allies), ...] from round 0, filled forward."""
-    return fill_rounds(game.qmg.vp_rounds)
+    found = rows.fetch(QmgTable, "game_id = %s", [game.pk])
+    return fill_rounds(found[0].vp_rounds if found else game.qmg.vp_rounds)
 
 
 def fill_rounds(points) -> list[tuple[int, int, int]]:
