@@ -109,3 +109,6 @@ class PooledASGIHandler(ASGIHandler):
 
 
 application = PooledASGIHandler()
+
+from tracker.core.bodylimit import BoundedBody  # noqa: E402  (after setup)
+application = BoundedBody(application)  # request bodies bounded before Django reads them

@@ -1,8 +1,12 @@
 """Budgets that hold before any view runs.
 
-``BodySizeMiddleware``: no request body larger than ``MAX_BODY_BYTES`` is read at all (Django bounds
-form fields itself, but an uploaded file would otherwise be streamed to disk whatever its size
-before the import view could look at it): a 413 page, nothing read.
+Request bodies: no body larger than ``MAX_BODY_BYTES`` is read. Under the ASGI servers (``manage.py
+serve``) ``tracker.core.bodylimit.BoundedBody`` holds the bound around Django, because Django's ASGI
+handler reads the whole body before any middleware runs: a larger ``Content-Length`` is answered 413
+unread, a chunked body is cut at the bound. Under WSGI (``runserver``) and in the test client Django
+reads the body only when asked, and ``BodySizeMiddleware`` answers a larger ``Content-Length`` with the
+same 413 page before anything reads it (Django bounds form fields itself, but an uploaded file would
+otherwise be streamed to disk whatever its size before the import view could look at it).
 
 ``CreationLimitMiddleware``: per-client budget for the requests that create something lasting: games (of every kind, imports
 included) and board variants. Anyone on the club's network may create a game, so one browser or
