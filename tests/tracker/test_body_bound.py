@@ -81,7 +81,7 @@ def measured_upload(server: ServeProcess, chunked: bool) -> dict:
     return result
 
 
-@pytest.fixture(scope="module", params=["gunicorn"])
+@pytest.fixture(scope="module", params=["gunicorn", "uvicorn"])
 def server(request, tmp_path_factory):
     env = {"WEB_SERVER": "uvicorn"} if request.param == "uvicorn" else {}
     with ServeProcess(tmp_path_factory.mktemp("bodies"), workers=1, env=env) as s:
