@@ -38,7 +38,8 @@ class ServeProcess:
     checkout's code, to measure it the same way)."""
 
     def __init__(self, workdir: Path, *, workers: int = 1, env: dict | None = None, nofile=None,
-                 root: Path = ROOT, port: int | None = None, args: tuple[str, ...] = ()):
+                 root: Path = ROOT, port: int | None = None, args: tuple[str, ...] = (),
+                 settings: str = "tests.serve_settings", pythonpath: tuple[str, ...] = ()):
         self.workdir = Path(workdir)
         self.tmp = self.workdir / "server-tmp"  # the server's TMPDIR: its temporary files are found there
         self.tmp.mkdir(parents=True, exist_ok=True)
@@ -47,8 +48,9 @@ class ServeProcess:
         self.log_path = self.workdir / f"serve-{self.port}.log"
         self.argv = [PYTHON, str(self.root / "manage.py"), "serve", "--no-prepare", "--bind", f"{HOST}:{self.port}",
                      "--workers", str(workers), *args]
-        self.env = {**os.environ, "DJANGO_SETTINGS_MODULE": "tests.serve_settings", "TMPDIR": str(self.tmp),
-                    "DJANGO_SECRET_KEY": "serve-process-tests", "DJANGO_DEBUG": "0", "PYTHONPATH": str(self.root),
+        self.env = {**os.environ, "DJANGO_SETTINGS_MODULE": settings, "TMPDIR": str(self.tmp),
+                    "DJANGO_SECRET_KEY": "serve-process-tests", "DJANGO_DEBUG": "0",
+                    "PYTHONPATH": os.pathsep.join([str(self.root), *pythonpath]),
                     "DATABASE_URL": f"sqlite:///{self.workdir / 'serve.sqlite3'}",
                     "LIMITS_CACHE_DIR": str(self.workdir / "limits")}
         for key in ("BIND", "WEB_WORKERS", "WEB_ACCESS_LOG", "WEB_SERVER", "WEB_CONTROL_SOCKET"):
@@ -62,6 +64,11 @@ class ServeProcess:
         self.proc: subprocess.Popen | None = None
 
     # --- life -------------------------------------------------------------------------------
+    def manage(self, *args: str, timeout: float = 300.0) -> None:
+        """Another ``manage.py`` command with the server's settings and database (e.g. ``migrate``)."""
+        subprocess.run([PYTHON, str(self.root / "manage.py"), *args], cwd=self.root, env=self.env, check=True,
+                       timeout=timeout, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+
     def start(self, timeout: float = 60.0) -> "ServeProcess":
         log = open(self.log_path, "wb")
         limits = self.nofile

@@ -9,6 +9,7 @@ import secrets
 
 from django.db import models
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 
@@ -24,7 +25,8 @@ class Game(models.Model):
 
     kind = models.CharField(max_length=20, choices=KINDS, default=QMG)
     name = models.CharField(_("name"), max_length=100)
-    created_at = models.DateTimeField(auto_now_add=True)
+    # set when the row is made, or given (an imported game keeps its recorded time)
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
     updated_at = models.DateTimeField(auto_now=True)
     # bumped by every event; a move is applied only against the version its form was rendered with
     version = models.PositiveIntegerField(default=0)
@@ -94,7 +96,7 @@ class Event(models.Model):
     phase = models.CharField(max_length=20, blank=True, default="")
     seat = models.ForeignKey(Seat, null=True, blank=True, on_delete=models.SET_NULL)
     by_host = models.BooleanField(default=False)
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(default=timezone.now, editable=False)  # or an imported event's recorded time
     command = models.JSONField(default=dict)
     target = models.PositiveIntegerField(null=True, blank=True)  # the move an undo/redo refers to
     summary_ru = models.TextField(blank=True, default="")
