@@ -33,6 +33,9 @@ class Game(models.Model):
     options = models.JSONField(default=dict)
     host_token = models.CharField(max_length=64, unique=True, default=new_token)
     spectator_token = models.CharField(max_length=64, unique=True, default=new_token)
+    # bumped whenever a link to the game (host, spectator, a seat's) is replaced: the live streams opened with
+    # the old one end (tracker.core.live)
+    links_version = models.PositiveIntegerField(default=0)
     winner = models.CharField(max_length=10, blank=True, default="")  # '' while the game runs
     # projections of the log kept so that a page never has to read the whole log
     done_moves = models.JSONField(default=list, blank=True)  # seqs of the moves in effect
