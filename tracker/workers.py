@@ -9,7 +9,9 @@
   response (its keep-alive), so a client that opens connections and sends half a request head holds each one,
   and one of the process's open files, for ever. This protocol is uvicorn's own (httptools), plus one timer:
   a head (request line and headers) not complete within ``HEAD_SECONDS`` of the connection opening, or of the
-  request's first byte, closes the connection. Only the asyncio protocol's and the HTTP parser's callbacks are
+  request's first byte, closes the connection. And at the connection bound, a new connection makes room by
+  closing the one that has waited longest for its head, so unfinished heads can never fill a worker while
+  requests that arrive whole are served. Only the asyncio protocol's and the HTTP parser's callbacks are
   extended; uvicorn takes the class as its ``http`` setting.
 
 The gunicorn worker classes: ``QuietUvicornWorker`` when no access log is asked for (``WEB_ACCESS_LOG``
@@ -53,14 +55,25 @@ def connection_bound() -> int:
 
 
 class HeadTimeoutProtocol(HttpToolsProtocol):
-    """uvicorn's httptools protocol; a connection whose request head takes longer than ``HEAD_SECONDS`` is closed."""
+    """uvicorn's httptools protocol; a connection whose request head takes longer than ``HEAD_SECONDS`` is closed,
+    and at the bound (uvicorn's ``limit_concurrency``) the one waiting longest for its head makes room."""
 
     head_timer: asyncio.TimerHandle | None = None
+    head_transport = None
+    # this process's connections, and those waiting for a request head, oldest first (the loop's thread only)
+    open_connections: set = set()
+    waiting: dict = {}
+
+    def __init__(self, config, *args, **kwargs):
+        super().__init__(config, *args, **kwargs)
+        self.bound = config.limit_concurrency
 
     def connection_made(self, transport) -> None:
         super().connection_made(transport)
         self.head_transport = transport
+        self.open_connections.add(self)
         self.start_head_timer()  # the first byte must come, too
+        self.make_room()
 
     def on_message_begin(self) -> None:  # the parser met a request's first byte
         super().on_message_begin()
@@ -72,19 +85,35 @@ class HeadTimeoutProtocol(HttpToolsProtocol):
 
     def connection_lost(self, exc) -> None:
         self.stop_head_timer()
+        self.open_connections.discard(self)
         super().connection_lost(exc)
 
     def start_head_timer(self) -> None:
         if self.head_timer is None:
-            self.head_timer = asyncio.get_running_loop().call_later(HEAD_SECONDS, self.head_timed_out)
+            self.head_timer = asyncio.get_running_loop().call_later(HEAD_SECONDS, self.drop)
+            self.waiting[self] = None
 
     def stop_head_timer(self) -> None:
+        self.waiting.pop(self, None)
         if self.head_timer is not None:
             self.head_timer.cancel()
             self.head_timer = None
 
-    def head_timed_out(self) -> None:
-        self.head_timer = None
+    def make_room(self) -> None:
+        """Near the bound, close the connections that have waited longest for their heads until this one fits with
+        room to spare: a closed connection leaves uvicorn's count a moment later, and connections accepted
+        together must not push a whole request over the bound into a 503."""
+        room = max(8, self.bound // 8) if self.bound else 0
+        while self.bound and len(self.open_connections) > self.bound - room:
+            oldest = next((p for p in self.waiting if p is not self), None)
+            if oldest is None:
+                return
+            oldest.drop()
+
+    def drop(self) -> None:
+        """Close a connection whose head did not come (in time, or in room)."""
+        self.stop_head_timer()
+        self.open_connections.discard(self)
         if not self.head_transport.is_closing():
             self.head_transport.close()
 

@@ -215,6 +215,13 @@ def test_a_real_server_raises_its_open_files_bounds_connections_and_drops_unfini
         time.sleep(HEAD_SECONDS + 1.5)
         assert still_open(slow) == 0
         assert s.ping() == 200
+        # more unfinished heads than the bound: the oldest make room for the newer, and a whole request is served
+        slow = half_open(s.port, 60)
+        time.sleep(0.5)
+        assert s.ping() == 200
+        assert still_open(slow) <= 40
+        for c in slow:
+            c.close()
         # the connection bound: 40 held (each after a finished request, kept alive), then a request gets a 503 at once
         held = []
         for _i in range(40):
