@@ -558,7 +558,7 @@ def _write(plan: dict) -> Game:
         adapter.save(game, None, start)
         for row, e in zip(rows, plan["events"]):
             row.game, row.seat = game, seats.get(e["seat"])
-        Event.objects.bulk_create(rows, batch_size=2000)
+        Event.objects.bulk_create(rows, batch_size=1000)
         adapter.save(game, start, plan["replayed"], moves=[(rows[seq - 1], state)
                                                            for seq, state in plan["per_round"].values()])
         game.done_moves, game.undone_moves = plan["done"], plan["undone"]
