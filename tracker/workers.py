@@ -36,7 +36,7 @@ FILES_KEPT = 128  # open files a worker keeps for other things than clients: dat
 def open_files_limit() -> int | None:
     """This process's open-file (soft) limit, None where the system has no such limit to read (Windows)."""
     try:
-        import resource
+        import resource  # optional: not on Windows
     except ImportError:
         return None
     soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)

@@ -21,6 +21,8 @@ from tests.serve_process import ServeProcess, TempWatch, io_delta
 from tracker.core import bodylimit
 from tracker.core.limits import MAX_BODY_BYTES
 
+from .test_live import in_own_thread
+
 BIG = 64 * 1024 * 1024
 BLOCK = b"x" * (64 * 1024)
 MARGIN = 1024 * 1024  # the head, the page, a socket buffer or two
@@ -143,7 +145,7 @@ def run_asgi(app, headers, messages, *, idle=None):
     bounded = bodylimit.BoundedBody(recording_app if app is None else app, limit=1000,
                                     idle=idle if idle is not None else 5)
     scope = {"type": "http", "method": "POST", "path": "/import/", "headers": headers}
-    asyncio.run(bounded(scope, receive, send))
+    in_own_thread(lambda: asyncio.run(bounded(scope, receive, send)))
     start = next(m for m in sent if m["type"] == "http.response.start")
     body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
     return start["status"], dict(start["headers"]), body, received

@@ -210,6 +210,9 @@ class Hub:
     def attach_loop(self) -> None:
         loop = asyncio.get_running_loop()
         if self.loop is not loop:  # first stream of this process (or a new loop, in tests)
+            if self.loop is not None:  # the streams of a loop that has gone are gone with it
+                self.games, self.clients = defaultdict(set), defaultdict(int)
+                self.versions, self.links = {}, {}
             self.loop = loop
             self.watcher = self.listener = None
             self.checking = set()

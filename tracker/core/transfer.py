@@ -461,7 +461,8 @@ def _check_log_order(events: list[dict]) -> tuple[list[int], list[int]]:
 
 def _rehearse(plan: dict, clock: Clock) -> None:
     """The game's start and the replay of its log, in memory, compared with the file (``plan`` gets the
-    rows and states to write); ImportError_ if anything differs. Nothing touches the database."""
+    replayed state and the states a projection keeps per round); ImportError_ if anything differs. Nothing
+    touches the database."""
     adapter, g = plan["adapter"], plan["game"]
     game = Game(kind=g["kind"], name=g["name"], options=g["options"], version=g["version"])
     try:

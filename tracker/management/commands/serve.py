@@ -17,9 +17,11 @@ import os
 import re
 import sys
 
+import uvicorn
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connections
+from uvicorn.config import LOGGING_CONFIG
 
 from tracker.lan import lan_addresses
 from tracker.workers import HeadTimeoutProtocol, connection_bound
@@ -88,7 +90,7 @@ def raise_open_files() -> int | None:
     """Raise the process's open-file (soft) limit to its hard limit; the limit now, or None where the system
     has none to raise (Windows)."""
     try:
-        import resource
+        import resource  # optional: not on Windows
     except ImportError:
         return None
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -133,9 +135,6 @@ def gunicorn_argv(bind: str, workers: int, access_log: str, socket_path: str | N
 
 def run_uvicorn(bind: str, workers: int, access_log: str, bound: int) -> None:
     """uvicorn's own worker processes (``workers`` > 1) or one process, with the settings gunicorn's get."""
-    import uvicorn
-    from uvicorn.config import LOGGING_CONFIG
-
     place = {"uds": bind[5:]} if bind.startswith("unix:") else dict(zip(("host", "port"), split_bind(bind)))
     log_config = {**LOGGING_CONFIG, "handlers": dict(LOGGING_CONFIG["handlers"])}
     if access_log and access_log != "-":
