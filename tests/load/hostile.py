@@ -10,8 +10,8 @@ what it measured, and stops it:
   the answer, and what the server's processes read (``rchar`` of ``/proc/<pid>/io``), wrote (``wchar``) and
   held as their largest temporary file;
 - ``imports``: a phone of one game makes moves (the baseline), then three hostile imports are posted at once
-  (10,000 events: a move undone and redone, the state one VP off) while the phone goes on: the answers and
-  the move times, both phases in the same run;
+  (10,000 events: a move undone and redone, the state one VP off) while the phone goes on, then one
+  legitimate file of the same size: the answers and the move times, every phase in the same run;
 - ``half-open``: the server starts with an open-file limit of ``--files`` (soft; the hard limit stays the
   machine's, or ``--hard-files``); ``--connections`` connections each send half a request head and stay; then
   ``GET /ping/`` five times (each may take 5 s), and once more after ten seconds;
@@ -170,8 +170,9 @@ def part_bodies(args, work: Path) -> None:
                   f"{temp.largest / 2 ** 20:.2f} MB", flush=True)
 
 
-def hostile_file(host: Browser, pk: int) -> bytes:
-    """The game's export with one move undone and redone to 10,000 events, the state one VP off."""
+def hostile_file(host: Browser, pk: int, wrong: bool = True) -> bytes:
+    """The game's export with one move undone and redone to 10,000 events, the state one VP off (``wrong``) or
+    as it is (a legitimate file of the same size)."""
     status, _h, body, _t = host.get(f"/g/{pk}/export/")
     assert status == 200, status
     doc = json.loads(body)
@@ -182,7 +183,7 @@ def hostile_file(host: Browser, pk: int) -> bytes:
     doc["events"] += [{**(undo if i % 2 else redo), "seq": seq}
                       for i, seq in enumerate(range(len(doc["events"]) + 1, 10_001), 1)]
     doc["game"]["version"] = len(doc["events"])
-    doc["state"]["vp"]["axis"] += 1
+    doc["state"]["vp"]["axis"] += 1 if wrong else 0
     return json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode()
 
 
@@ -192,6 +193,7 @@ def part_imports(args, work: Path) -> None:
         host.post(f"/g/{pk}/command/", {"command": "play_card", "card_type": "build_army", "space": "eastern_europe",
                                         "version": version_of(host, pk)}, htmx=True)
         data = hostile_file(host, pk)
+        legitimate = hostile_file(host, pk, wrong=False)
         player, other = new_game(s.port)
         taps = [0]
 
@@ -221,9 +223,20 @@ def part_imports(args, work: Path) -> None:
             during.append(move())
         for t in threads:
             t.join()
+        accepted = []
+        importer = Browser(s.port)
+        importer.get("/import/")
+        thread = threading.Thread(target=lambda: accepted.append(importer.post_file("/import/", legitimate)))
+        thread.start()
+        while_accepted = []
+        while thread.is_alive() or len(while_accepted) < 5:
+            while_accepted.append(move())
+        thread.join()
         print(f"  three hostile imports ({len(data) / 2 ** 20:.1f} MB, 10,000 events) at once: "
               f"{', '.join(f'{st} after {t:.1f} s' for st, t in sorted(answers))}", flush=True)
-        for name, moves in (("baseline (same run, before the imports)", baseline), ("during the imports", during)):
+        print(f"  then a legitimate file of the same size: {accepted[0][0]} after {accepted[0][3]:.1f} s", flush=True)
+        for name, moves in (("baseline (same run, before the imports)", baseline), ("during the imports", during),
+                            ("during the legitimate import", while_accepted)):
             ms = sorted(t * 1000 for _s, t in moves)
             statuses = sorted({st for st, _t in moves})
             print(f"  a move in another game, {name}: {len(ms)} moves, statuses {statuses}, median "
