@@ -133,7 +133,8 @@ class Hub:
 
     # --- per-client bound (checked by the view before a stream opens, and by the stream as it starts) ---
     def room(self, client: str, limit: int) -> bool:
-        """May ``client`` open one more stream in this process (``limit`` 0: no bound)?"""
+        """May ``client`` open one more stream in this process (``limit`` 0: no bound)? In the loop."""
+        self.attach_loop()
         return not limit or self.clients.get(client, 0) < limit
 
     # --- versions -------------------------------------------------------------------------
