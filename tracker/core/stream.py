@@ -80,7 +80,9 @@ async def stream(request, pk):
 
 async def _events(game_id: int, known: int, current: int, client: str, tokens: frozenset, links: int):
     """The stream, from its first byte: it counts against its client's bound while it runs, from its
-    subscription to its own ``finally`` (a generator that never ran holds nothing)."""
+    subscription to its own ``finally``. A generator that never ran holds nothing; one whose client left while
+    it waited ends there at once; one left while the server was still writing its bytes ends when the
+    interpreter collects it."""
     if not HUB.room(client, settings.LIVE_STREAMS_PER_CLIENT):  # streams that passed the view's check together
         yield f"retry: {BUSY_RETRY_SECONDS * 1000}\n\n"
         return
