@@ -7,7 +7,6 @@ per worker process (a2wsgi's WSGI-to-ASGI adapter), as a WSGI server would serve
 would run each synchronous request on a thread of its own, made for that request, and hop between that thread
 and the event loop several times per request (docs/performance.md measures both)."""
 import os
-from functools import lru_cache
 
 from a2wsgi import WSGIMiddleware
 from asgiref.sync import iscoroutinefunction
@@ -31,17 +30,15 @@ def is_async_view(path: str) -> bool:
         return False
 
 
-# a club's tables ask for the same few paths all evening, and resolving one costs ~0.07 ms: kept (short ones)
-_kept_answer = lru_cache(maxsize=4096)(is_async_view)
-
-
 async def route(scope, receive, send):
-    """An async view's request to Django's ASGI handler, any other to the WSGI pool."""
+    """An async view's request (a game's stream) to Django's ASGI handler, any other to the WSGI pool."""
     path = scope.get("path", "")[len(scope.get("root_path", "")):]
-    if scope["type"] == "http" and (_kept_answer(path) if len(path) <= 200 else is_async_view(path)):
+    if scope["type"] == "http" and path.endswith("/stream/") and is_async_view(path):
         await streams(scope, receive, send)
     else:
         await pages(scope, receive, send)
 
 
-application = route
+from tracker.core.bodylimit import BoundedBody  # noqa: E402  (once Django is set up)
+
+application = BoundedBody(route)  # request bodies bounded before Django reads them

@@ -51,7 +51,8 @@ PostgreSQL LISTEN/NOTIFY). Both servers run with ``DJANGO_CREATION_LIMIT=N`` (``
 benchmark's games are created in-process (not through the budget). A short final phase POSTs the
 new-game form (``/``, with the CSRF token of a GET first) 2N times from one client address,
 alternately to A and B: with one budget shared through Redis exactly N are created (302) and N
-refused (429).
+refused (429). Last, the two servers' gunicorn control sockets: each server has its own (named after
+its bind), each answers for its own server (``show listeners``), and stopping A leaves B's working.
 
 ``--workers W`` is passed to each ``serve``; ``--conn-max-age N`` sets the servers'
 ``DJANGO_CONN_MAX_AGE`` (default: unset, the production default). When a server logged errors, its
@@ -1302,6 +1303,29 @@ def worker_pids(server: Server) -> list[int]:
     return sorted(pids)
 
 
+def control_socket_check(servers: list[Server]) -> dict:
+    """Each server's gunicorn control socket (``manage.py serve`` names it after the bind): its own, answering for
+    its own server; then server A is stopped and B's must still answer."""
+    from gunicorn.ctl.client import ControlClient, ControlClientError
+
+    from tracker.management.commands.serve import control_socket_path
+
+    def listening(path: str) -> list[str]:
+        try:
+            with ControlClient(path, timeout=10) as client:
+                return [item["address"] for item in client.send_command("show listeners")["listeners"]]
+        except (ControlClientError, OSError):
+            return []
+
+    paths = [control_socket_path("auto", f"{HOST}:{s.port}") for s in servers]
+    own = [listening(path) == [f"http://{HOST}:{s.port}"] for path, s in zip(paths, servers)]
+    servers[0].stop()
+    others_after = [os.path.exists(path) and listening(path) == [f"http://{HOST}:{s.port}"]
+                    for path, s in zip(paths[1:], servers[1:])]
+    return {"paths": paths, "distinct": len(set(paths)) == len(paths), "each_its_own_server": all(own),
+            "others_after_stopping_A": all(others_after)}
+
+
 def redis_cleanup(url: str, prefix: str) -> int:
     """Delete the keys of this run (every cache key starts with its prefix); how many."""
     import redis
@@ -1416,6 +1440,11 @@ def report(result: dict, out=print) -> None:
             f"POSTs from one address alternately to A and B: created (302) {b['created']}, refused (429) "
             f"{b['refused']}, other {b['other']} (A {b['by_server'][0]}, B {b['by_server'][-1]}); one budget across "
             f"both: {'yes' if b['one_budget'] else 'NO'}{'' if b['same_window'] else ' (the POSTs straddled a window)'}")
+    c = result.get("control_sockets")
+    if c:
+        out(f"control sockets: {', '.join(c['paths'])}; one per server: {'yes' if c['distinct'] else 'NO'}; each "
+            f"answers for its own server: {'yes' if c['each_its_own_server'] else 'NO'}; after stopping A, B's still "
+            f"answers: {'yes' if c['others_after_stopping_A'] else 'NO'}")
     if result["error_samples"]:
         out("first errors:")
         for e in result["error_samples"]:
@@ -1555,6 +1584,8 @@ def main(argv=None) -> int:
             result["budget"] = budget_check([s.port for s in servers], args.budget, log)
             result["errors"] += result["budget"]["errors"]
             result["error_samples"] = (result["error_samples"] + result["budget"]["error_samples"])[:10]
+        if args.servers > 1:
+            result["control_sockets"] = control_socket_check(servers)
     finally:
         abort.set()
         stop_servers()

@@ -284,7 +284,9 @@ def test_the_poll_is_a_404_once_the_link_is_revoked(game, role):
     else:
         setattr(game, "host_token" if role == "host" else "spectator_token", "revoked")
         game.save()
-    assert client.get(reverse("poll", args=[game.pk]), {"v": 0}).status_code == 404
+    response = client.get(reverse("poll", args=[game.pk]), {"v": 0})
+    assert response.status_code == 404
+    assert response["HX-Refresh"] == "true"  # the page reloads onto the "no link" page
 
 
 def test_a_link_to_one_game_does_not_open_the_poll_of_another(game):

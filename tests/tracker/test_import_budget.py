@@ -75,11 +75,11 @@ def test_the_replay_of_an_import_is_bounded_in_time(monkeypatch):
     game = long_game(60)
     doc = transfer.export_game(game)
     counts = row_counts()
-    monkeypatch.setattr(transfer, "MAX_REPLAY_SECONDS", -1.0)
+    monkeypatch.setattr(transfer, "MAX_CHECK_SECONDS", -1.0)
     with translation.override("en"), pytest.raises(transfer.ImportError_, match="longer than"):
         transfer.import_game(copy.deepcopy(doc))
     assert row_counts() == counts
-    monkeypatch.setattr(transfer, "MAX_REPLAY_SECONDS", 5.0)
+    monkeypatch.setattr(transfer, "MAX_CHECK_SECONDS", 5.0)
     assert transfer.import_game(doc).version == game.version
 
 

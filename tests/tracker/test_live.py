@@ -413,8 +413,12 @@ def test_a_plain_request_is_started_and_finished_once(server, game6):
     finally:
         disconnect()
     pages = [(kind, thread) for kind, thread in seen if thread.startswith("WSGI")]  # (a stream closing elsewhere)
-    assert [kind for kind, _thread in pages] == ["started", "finished", "started", "finished"]
-    assert pages[0][1] == pages[1][1] and pages[2][1] == pages[3][1]  # each in one thread of the page pool
+    # two requests, each started and finished once, in one thread of the page pool (the first one's close may
+    # come after the second one has started: the answer is sent before the response is closed)
+    assert sorted(kind for kind, _thread in pages) == ["finished", "finished", "started", "started"]
+    for thread in {t for _kind, t in pages}:
+        kinds = [kind for kind, t in pages if t == thread]
+        assert kinds == ["started", "finished"] * (len(kinds) // 2), kinds
 
 
 def test_a_stream_is_closed_only_when_it_ends(server, game6):

@@ -2,17 +2,20 @@
 
 Links carry long random tokens (host link, one join link per seat, a spectator link); opening
 one binds the browser session to that role. Tokens are checked against the database on every
-request, so a regenerated token revokes the old link at once.
+request, so a regenerated token revokes the old link at once: ``new_seat_link`` and
+``new_game_link`` replace one, and the live streams opened with it end at once as well
+(``tracker.core.live``), on every server.
 """
 from __future__ import annotations
 
-from django.db.models import Exists, OuterRef, Q
+from django.db import transaction
+from django.db.models import Exists, F, OuterRef, Q
 from django.http import Http404
 from django.shortcuts import render
 
-from . import rows
+from . import live, rows
 from .log import Actor
-from .models import Game, Seat
+from .models import Game, Seat, new_token
 
 SESSION_KEY = "access"
 
@@ -27,6 +30,36 @@ def grant(request, game: Game, role: str, token: str) -> None:
     entry[role] = token
     access[str(game.pk)] = entry
     request.session[SESSION_KEY] = access
+
+
+def session_tokens(request, pk) -> frozenset[str]:
+    """The links to game ``pk`` this browser holds (any role)."""
+    entry = request.session.get(SESSION_KEY, {}).get(str(pk), {})
+    return frozenset(v for v in entry.values() if isinstance(v, str) and v) if isinstance(entry, dict) else frozenset()
+
+
+def new_seat_link(seat: Seat) -> None:
+    """A new join link for the seat; the old one stops working, its open streams included."""
+    with transaction.atomic():
+        seat.token = new_token()
+        seat.save(update_fields=["token"])
+        _links_replaced(seat.game_id)
+
+
+def new_game_link(game: Game, link: str) -> None:
+    """A new host (``link="host"``) or spectator (``"watch"``) link; the old one stops working, its open streams
+    included."""
+    field = {"host": "host_token", "watch": "spectator_token"}[link]
+    with transaction.atomic():
+        setattr(game, field, new_token())
+        game.save(update_fields=[field])
+        _links_replaced(game.pk)
+
+
+def _links_replaced(game_id: int) -> None:
+    Game.objects.filter(pk=game_id).update(links_version=F("links_version") + 1)
+    links = Game.objects.filter(pk=game_id).values_list("links_version", flat=True).get()
+    live.announce_links(game_id, links)
 
 
 def actor_for(request, game: Game, seat=False) -> Actor | None:

@@ -1,8 +1,12 @@
 """Budgets that hold before any view runs.
 
-``BodySizeMiddleware``: no request body larger than ``MAX_BODY_BYTES`` is read at all (Django bounds
-form fields itself, but an uploaded file would otherwise be streamed to disk whatever its size
-before the import view could look at it): a 413 page, nothing read.
+Request bodies: no body larger than ``MAX_BODY_BYTES`` is read. Under the ASGI servers (``manage.py
+serve``) ``tracker.core.bodylimit.BoundedBody`` holds the bound around Django, because Django's ASGI
+handler reads the whole body before any middleware runs: a larger ``Content-Length`` is answered 413
+unread, a chunked body is cut at the bound. Under WSGI (``runserver``) and in the test client Django
+reads the body only when asked, and ``BodySizeMiddleware`` answers a larger ``Content-Length`` with the
+same 413 page before anything reads it (Django bounds form fields itself, but an uploaded file would
+otherwise be streamed to disk whatever its size before the import view could look at it).
 
 ``CreationLimitMiddleware``: per-client budget for the requests that create something lasting: games (of every kind, imports
 included) and board variants. Anyone on the club's network may create a game, so one browser or
@@ -16,7 +20,9 @@ the budget within seconds; the estimate holds a burst to the budget, and in the 
 budget at the very end of a slot) lets a little under twice the budget into one real window.
 
 Counted are the creations that happened (a redirect after the POST); a form refused for its input
-costs nothing. A creation takes its place in the budget before the view runs and gives it back if
+costs nothing, except an import (``CHARGED_WHEN_REFUSED``): a file is parsed and its whole log replayed
+before it can be refused, so a refused file costs its place too, and nobody can have the server check
+file after file without bound. A creation takes its place in the budget before the view runs and gives it back if
 nothing was created, so creations that arrive together cannot all pass one check. The counter lives
 in the ``limits`` cache: a file cache by default, shared by every worker process of the server (its
 add and incr are not atomic across processes, so racing processes may let one more through); in
@@ -38,6 +44,8 @@ MAX_BODY_BYTES = 4 * 1024 * 1024 + 64 * 1024  # tracker.core.transfer.MAX_BYTES 
 
 # the views that create a game, an imported game or a board variant (URL names)
 CREATING_VIEWS = frozenset({"home", "boards", "import_game", "generalissimus:new", "fog_of_war:new", "fog_of_war:maps"})
+# the creating views whose refusals cost a place as well: their checking is the expensive part
+CHARGED_WHEN_REFUSED = frozenset({"import_game"})
 
 
 def _budget() -> tuple[int, int] | None:
@@ -71,14 +79,16 @@ def _wait(count: int, window: int, taken: int, before: int, into: float) -> int:
     return max(1, math.ceil(window - into + at - EPSILON))
 
 
-def _creates(request) -> bool:
+def _creating_view(request) -> str | None:
+    """The URL name of the creating view this request posts to, or None."""
     if request.method != "POST":
-        return False
+        return None
     try:
         match = resolve(request.path_info)
     except Resolver404:
-        return False
-    return match.view_name in CREATING_VIEWS or match.view_name in getattr(settings, "CREATING_VIEWS_EXTRA", ())
+        return None
+    creates = match.view_name in CREATING_VIEWS or match.view_name in getattr(settings, "CREATING_VIEWS_EXTRA", ())
+    return match.view_name if creates else None
 
 
 class CreationLimitMiddleware:
@@ -87,7 +97,8 @@ class CreationLimitMiddleware:
 
     def __call__(self, request):
         budget = _budget()
-        if budget is None or not _creates(request):
+        view = _creating_view(request) if budget is not None else None
+        if view is None:
             return self.get_response(request)
         count, window = budget
         cache = caches["limits"]
@@ -108,8 +119,8 @@ class CreationLimitMiddleware:
         except BaseException:
             _give_back(cache, key)
             raise
-        if not 300 <= response.status_code < 400:  # nothing was created (a refused form): it costs nothing
-            _give_back(cache, key)
+        if not 300 <= response.status_code < 400 and view not in CHARGED_WHEN_REFUSED:
+            _give_back(cache, key)  # nothing was created (a refused form): it costs nothing
         return response
 
 

@@ -9,6 +9,7 @@ import secrets
 
 from django.db import models
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 
@@ -24,13 +25,17 @@ class Game(models.Model):
 
     kind = models.CharField(max_length=20, choices=KINDS, default=QMG)
     name = models.CharField(_("name"), max_length=100)
-    created_at = models.DateTimeField(auto_now_add=True)
+    # set when the row is made, or given (an imported game keeps its recorded time)
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
     updated_at = models.DateTimeField(auto_now=True)
     # bumped by every event; a move is applied only against the version its form was rendered with
     version = models.PositiveIntegerField(default=0)
     options = models.JSONField(default=dict)
     host_token = models.CharField(max_length=64, unique=True, default=new_token)
     spectator_token = models.CharField(max_length=64, unique=True, default=new_token)
+    # bumped whenever a link to the game (host, spectator, a seat's) is replaced: the live streams opened with
+    # the old one end (tracker.core.live)
+    links_version = models.PositiveIntegerField(default=0)
     winner = models.CharField(max_length=10, blank=True, default="")  # '' while the game runs
     # projections of the log kept so that a page never has to read the whole log
     done_moves = models.JSONField(default=list, blank=True)  # seqs of the moves in effect
@@ -94,7 +99,7 @@ class Event(models.Model):
     phase = models.CharField(max_length=20, blank=True, default="")
     seat = models.ForeignKey(Seat, null=True, blank=True, on_delete=models.SET_NULL)
     by_host = models.BooleanField(default=False)
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(default=timezone.now, editable=False)  # or an imported event's recorded time
     command = models.JSONField(default=dict)
     target = models.PositiveIntegerField(null=True, blank=True)  # the move an undo/redo refers to
     summary_ru = models.TextField(blank=True, default="")

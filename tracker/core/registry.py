@@ -108,6 +108,19 @@ class GameAdapter:
         Returns what ``start`` returns; the import checks that this create command is the recorded one."""
         return self.start(game, create_command.get("initial"))
 
+    def imported_setup(self, raw: Any) -> Any:
+        """``import_setup`` in memory, before anything is stored: the setup checked (ValueError, a one-line
+        message, if it is not acceptable) in the form ``imported_start`` takes. The default's setup stores nothing."""
+        return self.import_setup(raw)
+
+    def imported_start(self, game: Game, setup: Any, create_command: dict) -> tuple[Stepper, Any, dict]:
+        """An imported game's engine and start, in memory, before anything is stored: (its stepper, its start
+        state, the create command that start records). ``game`` is not saved (its kind, name and options are
+        the file's), ``setup`` is ``imported_setup``'s. The import replays and compares the whole log with
+        these, and stores the game (``import_setup``, ``start_imported``) only if it matches."""
+        state, command = self.start_imported(game, setup, create_command)
+        return self.stepper(game), state, command
+
     def comparable(self, game: Game, data: Any) -> Any:
         """A state's JSON in the form in which two states are compared (QMG: pieces in a fixed order)."""
         return data

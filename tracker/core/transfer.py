@@ -3,12 +3,15 @@
 A game night survives a new machine: ``export_game(game)`` writes the game, its seats (names and
 roles, never a token), every event of the log (the commands as applied) and the state its
 projection holds now. ``PrivateNote`` rows and tokens are never exported. ``import_game(doc)``
-checks the shape, types and sizes first, then rebuilds the game in one transaction with new
-tokens: the game's start, the log, and a replay of the log in which the engine re-checks every
-stored command. The game is kept only if the replay gives exactly the state in the file;
-otherwise ``ImportError_`` (a one-line message for the user) is raised and nothing is created.
-What differs between the games is their adapter's (``tracker.core.registry``): the setup beside
-the log (QMG: its board variant), the start, the state's canonical form.
+checks everything in memory first, within ``MAX_CHECK_SECONDS``: the shape, types and sizes, then
+the game's start and a replay of the log in which the engine re-checks every stored command, and
+the result against the state in the file. Only a file that gives exactly that state is written,
+with new tokens, in one short transaction (the game, its seats, its log with the recorded times,
+its projection); otherwise ``ImportError_`` (a one-line message for the user) is raised and nothing
+is written at all. So a large or forged file costs the database nothing while it is checked: on
+SQLite, where one writer at a time holds the whole file, no table's move waits for it. What differs
+between the games is their adapter's (``tracker.core.registry``): the setup beside the log (QMG:
+its board variant), the start, the state's canonical form.
 
 Document (``FORMAT``, ``FORMAT_VERSION`` 2)::
 
@@ -37,7 +40,6 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
-from . import log
 from .models import Event, Game, Seat
 from .registry import REGISTRY, GameAdapter, adapter_of
 
@@ -50,7 +52,7 @@ FORMAT_VERSION = 2
 # many times over while keeping an import (and every later undo, which replays the log) cheap.
 MAX_BYTES = 4 * 1024 * 1024
 MAX_EVENTS = 10_000
-MAX_REPLAY_SECONDS = 5.0  # the engine re-checking the imported log (about 0.4 s for 3,000 QMG moves)
+MAX_CHECK_SECONDS = 5.0  # checking a file in memory, its replay included (about 0.5 s for 3,000 QMG moves)
 MAX_SEATS = 12
 MAX_ROLES = 20  # roles of one seat
 MAX_PIECES = 500  # a format-1 QMG table
@@ -284,8 +286,10 @@ _EVENT_KINDS = {k for k, _label in Event.KINDS}
 
 def import_game(doc: dict) -> Game:
     """Check an exported document and rebuild its game (new tokens); ImportError_ otherwise."""
+    clock = Clock(MAX_CHECK_SECONDS)
     try:
-        plan = _plan(_upgraded(doc))
+        plan = _plan(_upgraded(doc), clock)
+        _rehearse(plan, clock)
         return _write(plan)
     except ImportError_:
         raise
@@ -317,18 +321,41 @@ def _upgraded(doc) -> dict:
     return doc
 
 
-def _plan(doc: dict) -> dict:
+class Clock:
+    """The time a file's checks may take: ``check()`` refuses the import once it is spent. Every few steps it
+    also lets the process's other threads run (``time.sleep(0)`` gives up the interpreter lock): a move
+    answered by the same worker process while a large file is checked waits for the lock a fraction of a
+    millisecond, not the interpreter's 5 ms switch interval at each of its database round trips."""
+
+    YIELD_EVERY = 16  # steps (events checked or replayed) between two turns given to other threads
+
+    def __init__(self, seconds: float):
+        self.seconds = seconds
+        self.deadline = time.monotonic() + seconds
+        self.steps = 0
+
+    def check(self) -> None:
+        self.steps += 1
+        if self.steps % self.YIELD_EVERY == 0:
+            time.sleep(0)
+        if time.monotonic() > self.deadline:
+            raise ImportError_(_("The game was not imported: checking the file takes longer than %(n)s seconds.")
+                               % {"n": f"{self.seconds:g}"})
+
+
+def _plan(doc: dict, clock: Clock) -> dict:
     """Everything the import needs, each part checked for shape, types and sizes."""
     _dict(_("file"), doc, _TOP_FIELDS, ("exported_at",))
     _when("exported_at", doc.get("exported_at"))
     game = _check_game(doc["game"])
     seats = _check_seats(doc["seats"])
-    events = _check_events(doc["events"], {s["number"] for s in seats})
+    events = _check_events(doc["events"], {s["number"] for s in seats}, clock)
+    done, undone = _check_log_order(events)
     if game["version"] != len(events):
         _fail("game.version", _("the version must equal the number of events (%(n)s)") % {"n": len(events)})
     _check_json_value("state", doc["state"], MAX_STATE)
     return {"game": game, "adapter": _adapter(game["kind"]), "seats": seats, "events": events,
-            "state": doc["state"]}
+            "state": doc["state"], "done": done, "undone": undone}
 
 
 def _check_game(g) -> dict:
@@ -368,12 +395,14 @@ def _check_seats(raw) -> list[dict]:
     return seats
 
 
-def _check_events(raw, seat_numbers: set) -> list[dict]:
+def _check_events(raw, seat_numbers: set, clock: Clock) -> list[dict]:
     raw = _list("events", raw, MAX_EVENTS)
     if not raw:
         _fail("events", _("the event log is empty"))
-    events = [_check_event(f"events[{i}]", e, seat_numbers) for i, e in enumerate(raw)]
-    _check_log_order(events)
+    events = []
+    for i, e in enumerate(raw):
+        clock.check()
+        events.append(_check_event(f"events[{i}]", e, seat_numbers))
     return events
 
 
@@ -399,9 +428,11 @@ def _check_event(where: str, e, seat_numbers: set) -> dict:
             "created_at": _when(f"{where}.created_at", e["created_at"]), "command": command, **texts}
 
 
-def _check_log_order(events: list[dict]) -> None:
+def _check_log_order(events: list[dict]) -> tuple[list[int], list[int]]:
     """Events numbered 1, 2, 3, …; the one create event first; each undo or redo names the move it
-    undid or redid (as ``tracker.core.log`` records them: the last move in effect, the last undone)."""
+    undid or redid (as ``tracker.core.log`` records them: the last move in effect, the last undone).
+    The seqs of the moves in effect and of those undone and still redoable, as ``log.effective_moves``
+    finds them."""
     done: list[int] = []
     undone: list[int] = []
     for i, e in enumerate(events):
@@ -421,53 +452,40 @@ def _check_log_order(events: list[dict]) -> None:
         elif e["kind"] == Event.MOVE:
             done.append(e["seq"])
             undone.clear()
+    return done, undone
 
 
 # ------------------------------------------------------------------------------------------
-# Import: the game rebuilt and its log replayed, in one transaction
+# Import: the log replayed and compared in memory, then written in one transaction
 # ------------------------------------------------------------------------------------------
 
-def _write(plan: dict) -> Game:
-    adapter = plan["adapter"]
-    with transaction.atomic():
-        game, start = _start(adapter, plan)
-        seats = _create_seats(game, plan, adapter.roles(game))
-        adapter.save(game, None, start)
-        events = _create_events(game, plan["events"], seats)
-        replayed = _replay(game, events)
-        _compare(adapter, game, replayed, plan)
-        adapter.save(game, start, replayed, events)
-        done, undone = log.effective_moves(events)
-        game.done_moves, game.undone_moves = [e.seq for e in done], [e.seq for e in undone]
-        game.save()
-        if plan["game"]["created_at"] is not None:  # auto_now_add stamped "now": put back the recorded time
-            Game.objects.filter(pk=game.pk).update(created_at=plan["game"]["created_at"])
-    return Game.objects.get(pk=game.pk)
-
-
-def _start(adapter: GameAdapter, plan: dict) -> tuple[Game, Any]:
-    """The game row, its setup and the projection rows of its start; the start state."""
-    g = plan["game"]
-    game = Game.objects.create(kind=g["kind"], name=g["name"], options=g["options"], version=g["version"])
+def _rehearse(plan: dict, clock: Clock) -> None:
+    """The game's start and the replay of its log, in memory, compared with the file (``plan`` gets the
+    replayed state and the states a projection keeps per round); ImportError_ if anything differs. Nothing
+    touches the database."""
+    adapter, g = plan["adapter"], plan["game"]
+    game = Game(kind=g["kind"], name=g["name"], options=g["options"], version=g["version"])
     try:
-        setup = adapter.import_setup(g["setup"])
+        setup = adapter.imported_setup(g["setup"])
     except ValueError as exc:
         _fail("game.setup", _first_line(exc))
     create = plan["events"][0]["command"]
     try:
-        start, command = adapter.start_imported(game, setup, create)
+        stepper, start, command = adapter.imported_start(game, setup, create)
     except DatabaseError:
         raise
     except Exception as exc:  # noqa: BLE001 — a forged start the engine cannot even set up
         _fail("events[0].command", _("the game cannot be set up from it (%(error)s)") % {"error": _first_line(exc)})
     if _normal(command) != _normal(create):
         _fail("events[0].command", _("the create event is not the one this game's start records"))
-    return game, start
+    _check_roles(set(stepper.sides), plan)
+    replayed, per_round = _replay(stepper, start, [plan["events"][seq - 1] for seq in plan["done"]], clock)
+    _compare(adapter, game, stepper, replayed, plan)
+    plan.update(replayed=replayed, per_round=per_round)
 
 
-def _create_seats(game: Game, plan: dict, roles) -> dict[int, Seat]:
-    """The seats, once their roles (QMG: countries, others: sides) and the events' are known to the game."""
-    roles = set(roles)
+def _check_roles(roles: set, plan: dict) -> None:
+    """The seats' and the events' roles (QMG: countries, others: sides) are the game's."""
     for i, s in enumerate(plan["seats"]):
         unknown = [r for r in s["countries"] if r not in roles]
         if unknown:
@@ -475,58 +493,41 @@ def _create_seats(game: Game, plan: dict, roles) -> dict[int, Seat]:
     for i, e in enumerate(plan["events"]):
         if e["country"] and e["country"] not in roles:
             _fail(f"events[{i}].country", _("unknown country or side %(c)s") % {"c": repr(e["country"])[:40]})
-    return {s["number"]: Seat.objects.create(game=game, number=s["number"], player_name=s["player_name"],
-                                             countries=s["countries"])
-            for s in plan["seats"]}
 
 
-def _create_events(game: Game, raw: list[dict], seats: dict[int, Seat]) -> list[Event]:
-    Event.objects.bulk_create(
-        (Event(game=game, seq=e["seq"], kind=e["kind"], round=e["round"], country=e["country"], phase=e["phase"],
-               seat=seats.get(e["seat"]), by_host=e["by_host"], command=e["command"], target=e["target"],
-               summary_ru=e["summary_ru"], summary_en=e["summary_en"])
-         for e in raw), batch_size=500)
-    events = list(Event.objects.filter(game=game).order_by("seq"))
-    changed = []
-    for row, e in zip(events, raw):  # auto_now_add stamped "now": put back the recorded times
-        if e["created_at"] is not None:
-            row.created_at = e["created_at"]
-            changed.append(row)
-    Event.objects.bulk_update(changed, ["created_at"], batch_size=500)
-    return events
+def _event_row(e: dict) -> Event:
+    """An event of the file as the row it becomes (its game and seat are set when they exist)."""
+    recorded = {"created_at": e["created_at"]} if e["created_at"] is not None else {}
+    return Event(seq=e["seq"], kind=e["kind"], round=e["round"], country=e["country"], phase=e["phase"],
+                 by_host=e["by_host"], command=e["command"], target=e["target"], summary_ru=e["summary_ru"],
+                 summary_en=e["summary_en"], **recorded)
 
 
-class _OutOfTime(Exception):
-    pass
+def _replay(stepper, start: Any, done: list[dict], clock: Clock) -> tuple[Any, dict[int, tuple[int, Any]]]:
+    """The log's moves in effect replayed from the start, each re-checked by the engine: (the state at the end,
+    the seq of the last move of each round with the state after it: what a projection keeps per round)."""
+    state, last_of_round = start, {}
+    for i, event in enumerate(done, 1):
+        clock.check()
+        command = event["command"]
+        try:
+            out = stepper.apply(state, command)
+        except DatabaseError:
+            raise
+        except Exception as exc:  # noqa: BLE001 — a forged command the engine cannot read
+            out, error = None, _first_line(exc)
+        else:
+            error = None if out.ok else f"command {i} ({command.get('type')}) no longer applies: {out.reason.en}"
+        if error is not None:
+            raise ImportError_(_("The game was not imported: its event log cannot be replayed (%(error)s).")
+                               % {"error": error[:200]})
+        state = out.state
+        last_of_round[event["round"]] = (event["seq"], state)
+    return state, last_of_round
 
 
-def _replay(game: Game, events: list[Event]) -> Any:
-    """The log replayed from the game's start: the engine re-checks every stored command, within
-    ``MAX_REPLAY_SECONDS``."""
-    done, _undone = log.effective_moves(events)
-    deadline = time.monotonic() + MAX_REPLAY_SECONDS
-
-    def commands():
-        for e in done:
-            if time.monotonic() > deadline:
-                raise _OutOfTime
-            yield e.command
-
-    try:
-        return adapter_of(game).stepper(game).replay(log.initial_state(game, events), commands())
-    except _OutOfTime:
-        raise ImportError_(_("The game was not imported: checking its event log takes longer than %(n)s seconds.")
-                           % {"n": int(MAX_REPLAY_SECONDS)}) from None
-    except DatabaseError:
-        raise
-    except Exception as exc:  # noqa: BLE001 — a refused command, or a forged one the engine cannot read
-        raise ImportError_(_("The game was not imported: its event log cannot be replayed (%(error)s).")
-                           % {"error": _first_line(exc)}) from None
-
-
-def _compare(adapter: GameAdapter, game: Game, replayed: Any, plan: dict) -> None:
+def _compare(adapter: GameAdapter, game: Game, stepper, replayed: Any, plan: dict) -> None:
     """The replayed state is the file's state (in the adapter's canonical form), and so is the winner."""
-    stepper = adapter.stepper(game)
     try:
         # the file's state read and written by this version's engine: a file from before a field was
         # added to the state compares with the field's default, as its replay gives it
@@ -540,6 +541,30 @@ def _compare(adapter: GameAdapter, game: Game, replayed: Any, plan: dict) -> Non
     if not same or (adapter.winner(replayed) or "") != plan["game"]["winner"]:
         raise ImportError_(_("The game was not imported: replaying its event log does not give the position "
                              "in the file (the file was changed or is damaged)."))
+
+
+def _write(plan: dict) -> Game:
+    """The checked game stored, in one transaction: its row (with its recorded time), its setup and start,
+    its seats (new tokens), its log (the recorded times kept) and its projection."""
+    adapter, g = plan["adapter"], plan["game"]
+    recorded = {"created_at": g["created_at"]} if g["created_at"] is not None else {}
+    rows = [_event_row(e) for e in plan["events"]]
+    with transaction.atomic():
+        game = Game.objects.create(kind=g["kind"], name=g["name"], options=g["options"], version=g["version"],
+                                   **recorded)
+        start, _command = adapter.start_imported(game, adapter.import_setup(g["setup"]), plan["events"][0]["command"])
+        seats = {s["number"]: Seat.objects.create(game=game, number=s["number"], player_name=s["player_name"],
+                                                  countries=s["countries"])
+                 for s in plan["seats"]}
+        adapter.save(game, None, start)
+        for row, e in zip(rows, plan["events"]):
+            row.game, row.seat = game, seats.get(e["seat"])
+        Event.objects.bulk_create(rows, batch_size=1000)
+        adapter.save(game, start, plan["replayed"], moves=[(rows[seq - 1], state)
+                                                           for seq, state in plan["per_round"].values()])
+        game.done_moves, game.undone_moves = plan["done"], plan["undone"]
+        game.save(update_fields=["done_moves", "undone_moves", "winner", "updated_at"])
+    return game
 
 
 # ------------------------------------------------------------------------------------------

@@ -20,7 +20,7 @@ from tracker.language import lang as current_lang
 
 from . import access, errors, log, statecache, transfer
 from .commands import BadInput, version_of
-from .models import Game, Seat, new_token
+from .models import Game, Seat
 from .registry import adapter_of
 from .responses import answer, answer_result, answer_results, render_game
 
@@ -51,10 +51,13 @@ def game(request, pk):
 @require_GET
 def poll(request, pk):
     """Cheap: one indexed query; 204 while the version is unchanged, else ask the page to refresh.
-    404, as for a missing game, to a browser without a valid link to it: whether a game changes is its own."""
+    404, as for a missing game, to a browser without a valid link to it: whether a game changes is its own. The
+    page is told to reload (``HX-Refresh``), so a phone whose link was replaced shows the "no link" page."""
     row = access.linked_values(request, pk, "version")
     if row is None:
-        return HttpResponse(status=404)
+        response = HttpResponse(status=404)
+        response["HX-Refresh"] = "true"
+        return response
     version = row[0]
     try:
         known = int(request.GET.get("v", "-1"))
@@ -172,8 +175,7 @@ def seats(request, pk):
         seat_id = request.POST.get("seat", "")
         readable = seat_id.isascii() and seat_id.isdigit() and len(seat_id) < 10  # "²" is a digit to isdigit()
         seat = get_object_or_404(Seat, game=game, pk=int(seat_id) if readable else -1)
-        seat.token = new_token()
-        seat.save(update_fields=["token"])
+        access.new_seat_link(seat)
         messages.info(request, _("A new join link was made for %(player)s; the old one no longer works.")
                       % {"player": seat.player_name})
         return redirect("seats", pk=game.pk)
@@ -189,14 +191,11 @@ def seats(request, pk):
 def _new_game_link(request, game, link: str):
     """A new host or spectator link; the old one stops working at once (the host's own browser keeps
     its rights through the new link)."""
+    access.new_game_link(game, link)
     if link == "host":
-        game.host_token = new_token()
-        game.save(update_fields=["host_token"])
         access.grant(request, game, "host", game.host_token)
         messages.info(request, _("A new host link was made; the old one no longer works."))
     else:
-        game.spectator_token = new_token()
-        game.save(update_fields=["spectator_token"])
         messages.info(request, _("A new spectator link was made; the old one no longer works."))
     return redirect("seats", pk=game.pk)
 

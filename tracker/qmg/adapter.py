@@ -5,7 +5,7 @@ from dataclasses import replace
 
 from django.utils.translation import gettext
 
-from gameplay.qmg import Position
+from gameplay.qmg import Position, load_board
 from gameplay.qmg.cards import default_catalogue
 from gameplay.qmg.stepper import QmgStepper
 from gameplay.qmg.table import Cards, Table, is_face_down_play, new_table
@@ -160,14 +160,22 @@ class QmgAdapter(GameAdapter):
         """{"board_variant": a BoardVariant or None}: the imported variant checked (size, no YAML
         anchors or aliases, extends the standard board, builds) and stored, the same variant
         reused, a different one under a taken name kept under a new name."""
-        if raw is None:
-            return {"board_variant": None}
-        if not isinstance(raw, dict) or set(raw) != {"board_variant"}:
-            raise ValueError(gettext('a JSON object with the one field "board_variant" is needed'))
-        if raw["board_variant"] is None:
-            return {"board_variant": None}
-        name, patch = _checked_variant(raw["board_variant"])
-        return {"board_variant": _variant_row(name, patch)}
+        variant = _imported_variant(raw)
+        return {"board_variant": None if variant is None else _variant_row(*variant)}
+
+    def imported_setup(self, raw) -> tuple[str, str] | None:
+        """The file's board variant (name, patch), checked as ``import_setup`` checks it, not stored; None: the
+        printed board."""
+        return _imported_variant(raw)
+
+    def imported_start(self, game: Game, setup, create_command: dict) -> tuple[QmgStepper, Table, dict]:
+        """In memory: the variant's board, the card rules the create command records (none: the old rules
+        throughout), the table a new game of those options starts with, the create command it records."""
+        board = load_board() if setup is None else check_patch(setup[1]).board
+        rules = selectors.rules_of(create_command)
+        options = selectors.options_from(game.options or {}, rules or CARD_RULES)
+        command = {"options": game.options} if rules is None else {"options": game.options, "rules": rules}
+        return QmgStepper(board, options, legacy=rules is None), new_table(board, options), command
 
     def start_imported(self, game: Game, setup, create_command: dict) -> tuple[Table, dict]:
         table, command = self.start(game, setup)
@@ -209,6 +217,15 @@ class QmgAdapter(GameAdapter):
     parse = staticmethod(page.parse)
     context = staticmethod(page.context)
     after_submit = staticmethod(page.after_submit)
+
+
+def _imported_variant(raw) -> tuple[str, str] | None:
+    """(name, patch) of the board variant an exported setup names, None for the printed board, or ValueError."""
+    if raw is None:
+        return None
+    if not isinstance(raw, dict) or set(raw) != {"board_variant"}:
+        raise ValueError(gettext('a JSON object with the one field "board_variant" is needed'))
+    return None if raw["board_variant"] is None else _checked_variant(raw["board_variant"])
 
 
 def _checked_variant(raw) -> tuple[str, str]:
