@@ -1,6 +1,6 @@
 """``battle_case``: one battle from a JSON-compatible dict to A, D, outcome and resulting piles.
 
-The schema is documented in the README ("Resolving one battle").
+The schema is documented in docs/fog-of-war.md ("Resolving one battle").
 """
 from __future__ import annotations
 

@@ -242,6 +242,6 @@ def reason_dict(r: Reason) -> dict[str, str]:
 
 
 def outcome_dict(out: Outcome) -> dict:
-    """The JSON shape of an answer printed by ``manage.py generalissimus_resolve`` (README)."""
+    """The JSON shape of an answer printed by ``manage.py generalissimus_resolve`` (docs/generalissimus.md)."""
     return {"legal": out.ok, "code": out.reason.code, "reason": reason_dict(out.reason),
             "details": out.data, "events": list(out.changes)}

@@ -83,7 +83,7 @@ TERRAIN_FLAGS = {"disorder", "no_entry", "blocks_fire", "no_fire_from", "fire_pl
 TERRAINS = ("field", "forest", "river", "hill", "village")
 
 
-# Keys of earlier versions that did nothing at the table and were removed (issue 13). A stored battle
+# Keys of earlier versions that did nothing at the table and were removed. A stored battle
 # or a case file that still holds one loads: the value is kept as it was and has no effect.
 REMOVED = ("pile_composition_public", "commit_unit_at_placement")
 # Keys added with them: absent from battles stored before, where they keep their defaults.

@@ -1,7 +1,7 @@
 """The engine's public face for a whole position: ``check_position(data) -> dict``.
 
 Used by ``manage.py qmg_check`` and by the tracker's dispute lookup. Input and output
-are JSON-compatible; the schema is in the README ("Checking a position").
+are JSON-compatible; the schema is in docs/qmg-engine.md ("Checking a position").
 """
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """QMG rules: straits, supply, victory points, sudden victory and the legality of actions.
 
 Everything here is a pure function of a ``Board`` and a ``Position``; the precise statement
-of each rule is in ``shared/reference/qmg_rules_notes.md`` (and the project's README).
+of each rule is in ``shared/reference/qmg_rules_notes.md`` (and docs/qmg-engine.md).
 Statuses in play (``Position.statuses``) are applied through ``effects.modifiers``; the optional
 ``context`` parameter (card ids used this turn) is described in ``effects``. Straits and adjacency
 (``strait_status``, ``Adjacency``) live in ``adjacency``, below both, and are re-exported here.

@@ -4,7 +4,7 @@ A scenario is a table set up by hand plus a list of commands in the engine's own
 dicts ``table.apply_command`` takes, exactly what the web table sends). Every command goes through
 ``QmgStepper.apply`` — the web table's code path — and the answer tells, per command, whether it
 was applied, why (Russian and English), and which card steps are open after it. The schema is in
-the README ("Card rulings: manage.py qmg_play").
+docs/qmg-engine.md ("Card rulings: manage.py qmg_play").
 
 Face-down responses are listed by id (their owner's private list, as on the owner's phone): a
 reveal (``use_card``) of a response that is not in that list is refused, a ``play_card`` of a

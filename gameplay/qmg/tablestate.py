@@ -20,7 +20,7 @@ HAND_SIZE = 7
 MAX_DECK = 80  # the most cards a national deck may be given (Options.decks)
 # the card engine's rules level (Options.card_rules): 2 — the games created before guided to_deck costs,
 # every play_from choice, Malta Submarines' own choice and air defence against a held battle (they replay by
-# those rules exactly); 3 — the games created before issue 22 (a protect condition naming the protected
+# those rules exactly); 3 — the games created before printed play conditions were checked (a protect condition naming the protected
 # piece's space never met, "when you battle a sea/land space" only right after the last battle, a printed
 # play condition only limiting the effects); 4 — the games created before the disputed rulings were settled (a
 # status's or response's trigger place — trigger_spaces / trigger_where — not checked, a victory-step status

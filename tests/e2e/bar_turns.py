@@ -1,5 +1,5 @@
 """Taps and scrolls of one typical turn of The Fog of War and of «Генералиссимус» on a 360×640 phone, measured
-on any checkout of this project, so the figures before the decision bar (issue 23) and after it come from the
+on any checkout of this project, so the figures of two checkouts (before and after a change to the bar) come from the
 same turn played the same way:
 
     .venv/bin/python tests/e2e/bar_turns.py /path/to/checkout [--shots before-bar]

@@ -1,4 +1,4 @@
-"""Issue 23: a whole turn on one screen. The decision bar at the bottom of a 360×640 phone holds the current
+"""A whole turn on one screen. The decision bar at the bottom of a 360×640 phone holds the current
 decision (the selected space and card, «Сыграть карту», «Закончить ход», a card step's choices, a response
 window's reveal buttons and «Пас», «ждём: …»), the map stays in view above it and each answer appears in it.
 

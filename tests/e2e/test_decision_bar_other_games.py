@@ -1,4 +1,4 @@
-"""Issue 23 item 6: the decision bar of QMG (tests/e2e/test_decision_bar.py) in The Fog of War and
+"""The decision bar of QMG (tests/e2e/test_decision_bar.py) in The Fog of War and
 Generalissimus. On a 360×640 phone one typical turn of each game is done by taps in the bar only: before each
 tap the element is on the screen and under the finger, and the page has not scrolled (``Phone`` of
 test_decision_bar). Taps and scrolls are printed; a screenshot of each bar is left in test-artifacts/; axe-core
@@ -58,7 +58,7 @@ BOARD_IN_VIEW = """() => {
 # Generalissimus's board on a phone, between the pinned status bar and the decision bar, at least 35% of the
 # screen (224 px of 640): the board shrinks to the room left (static/css/generalissimus.css), so at 224 px the
 # whole 6×6 battlefield is on the screen with sectors of 33 px (224 × 56/374), above the 24 px of a tap target.
-# Before (issue 23's bar, 72% cap, three-line status bar): 106 px with no order placed, 8 px with two, 8 px at
+# With the first bar (72% cap, three-line status bar): 106 px with no order placed, 8 px with two, 8 px at
 # the card step and at the dice.
 BOARD_MIN = 224
 

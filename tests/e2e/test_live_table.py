@@ -1,4 +1,4 @@
-"""The live table in Chromium (issue 21): two phones of one game on the production ASGI server. A move
+"""The live table in Chromium: two phones of one game on the production ASGI server. A move
 tapped on one phone appears on the other within 1 s without a reload (the stream); with the stream
 blocked (as by a proxy), it still appears by the 2-second poll within 3 s."""
 import re

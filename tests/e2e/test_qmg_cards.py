@@ -1,4 +1,4 @@
-"""Issue 12 in a real browser: a protecting response played from the defender's phone.
+"""The card engine in a real browser: a protecting response played from the defender's phone.
 
 The game is brought to round 3 through the engine's write path (the same ``log.submit`` the web
 forms call); then Germany's phone attacks Ukraine, the removal waits for the Allies' answer, and the

@@ -1,4 +1,4 @@
-"""Issue 22 in a real browser: the rulebook's «Подробные примеры использования карт», Пример 2, played on
+"""In a real browser: the rulebook's «Подробные примеры использования карт», Пример 2, played on
 the phones of a six-player game as players do — taps only, no direct POSTs.
 
 Japan's phone plays «Атака на море» against the British navy in the South China Sea; the UK's phone

@@ -1,6 +1,6 @@
 """The table's feel on six phones (360 px): a full QMG round where every build turn is three taps
 (the space, «Сыграть карту», «Закончить ход»), each answer is seen where the eye is without
-scrolling — in the decision bar at the bottom of the screen, where the tapped button was (issue 23) —,
+scrolling — in the decision bar at the bottom of the screen, where the tapped button was —,
 the page keeps its scroll, and another player's «Пас» never bounces the active phone."""
 import re
 

@@ -92,8 +92,6 @@ def test_command_subprocess_success(tmp_path):
 def test_schema_doc_example_matches_engine():
     readme = (ROOT / "docs" / "fog-of-war.md").read_text(encoding="utf-8")
     text = readme.split("<!-- fogofwar-schema -->")[1].split("<!-- /fogofwar-schema -->")[0]
-    if "quagmire_neutral_losses" not in text:  # the section of /tmp/readme_issue14.md is not merged yet
-        pytest.xfail("README's fogofwar schema predates the seed fixes (B-22, B-23, B-24): merge issue 14's text")
     case, output = [json.loads(b) for b in re.findall(r"```json\n(.*?)```", text, re.S)]
     assert battle_case(case) == output
 

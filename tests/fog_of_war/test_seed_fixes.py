@@ -1,4 +1,4 @@
-"""The corrected spec against the seed (issue 14): B-4 turn passing, B-17 launch supply, B-22/B-23 neutral
+"""The corrected spec against the seed: B-4 turn passing, B-17 launch supply, B-22/B-23 neutral
 cards, B-24 forts at sea, B-43 the Baltics, B-44 quagmire supply; the wheel's and the map's blank facts
 asked where they matter; a game stored before the corrections still loads and replays."""
 import json
@@ -19,7 +19,7 @@ from gameplay.fog_of_war.stepper import STEPPER, engine_of
 from .helpers import (TEST_MAP, battle_ready, cards, ledger_game, map_game, place_op, placeholder_wheel_settings,
                       started)
 
-FIXTURE = Path(__file__).parent / "fixtures" / "legacy_game_before_issue14.json"
+FIXTURE = Path(__file__).parent / "fixtures" / "legacy_game_before_seed_fixes.json"
 
 
 def ids(cs):

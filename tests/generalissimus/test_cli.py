@@ -110,7 +110,7 @@ def test_command_subprocess_success(tmp_path):
     assert proc.returncode == 0 and json.loads(proc.stdout)["legal"] is True
 
 
-# --- issue 13: the new keys -------------------------------------------------------------------
+# --- the owner and initiative keys -------------------------------------------------------------------
 
 CONFLICT_BOARD = {"units": [
     {"id": "SX", "owner": "south", "kind": "infantry", "sector": "c3", "formation": "column"},

@@ -1,4 +1,4 @@
-"""Issue 13: the initiative wins conflicts while each owner names its card's unit and use; the owner
+"""The initiative wins conflicts while each owner names its card's unit and use; the owner
 chooses retreats; desertion only in flight (the gun stays); Bayonets! advances; deployment is
 checked; every setting works (reaction counter-charge, musket arc, cavalry hints); the manual
 correction. One test (or more) per bullet of the issue, at the engine's level."""

@@ -1,4 +1,4 @@
-"""Issue 12: the engine plays the cards — steps tied to the card, costs, copies, responses that
+"""The engine plays the cards — steps tied to the card, costs, copies, responses that
 interrupt — through ``qmg_play``-shaped scenarios (``gameplay.qmg.scenario.run_scenario``)."""
 import random
 from dataclasses import replace
@@ -559,7 +559,7 @@ def test_cards_and_their_steps_never_crash_the_engine(seed, card):
             validate_position(BOARD, table.position)
 
 
-# --- review fixes (issue 12) ------------------------------------------------------------------
+# --- review fixes ------------------------------------------------------------------
 
 SIX = ["germany army germany", "united_kingdom army united_kingdom", "japan army japan", "soviet_union army moscow",
        "italy army italy", "united_states army eastern_us"]

@@ -1,4 +1,4 @@
-"""Issue 12 (engine follow-up): every card step completable by taps — play_from choices for every card
+"""Every card step completable by taps — play_from choices for every card
 type, guided to_deck taps with their costs, Malta Submarines' choice, air defence against a held
 battle, «Подготовка к войне» taps, per-game deck sizes, and the review nits."""
 import json
@@ -88,7 +88,7 @@ def test_flexible_resources_offers_every_named_card_that_may_lie_in_the_discard_
     cat = default_catalogue()
     us = {c.id for kind in ("status", "event", "economic_warfare") for c in cat.by_type(kind, "united_states")}
     # Flexible Resources does not play itself; Radar's one copy is in play; the three Bombers cards' printed
-    # play condition (a US army near an Axis home space) is not met here (issue 22)
+    # play condition (a US army near an Axis home space) is not met here
     bombers_cards = {"us_bombers", "us_heavy_bombers", "us_firestorm_bombers"}
     assert named == us - {"us_flexible_resources", "us_radar"} - bombers_cards
     assert len(choices) <= MAX_CANDIDATES
@@ -109,7 +109,7 @@ def test_flexible_resources_offers_every_named_card_that_may_lie_in_the_discard_
     bombers = apply_command(BOARD, t, step("united_states", "play_from", card_type="economic_warfare",
                                            card_id="us_bombers"))
     assert not bombers.ok and bombers.reason.code == "play.condition"
-    rules_3 = replace(t, options=replace(t.options, card_rules=3))  # a game stored before issue 22
+    rules_3 = replace(t, options=replace(t.options, card_rules=3))  # a game stored at card rules 3
     bombers = apply_command(BOARD, rules_3, step("united_states", "play_from", card_type="economic_warfare",
                                                  card_id="us_bombers"))
     assert bombers.ok and {"op": "gone", "card": "us_bombers", "back": True} in bombers.changes

@@ -1,4 +1,4 @@
-"""Issue 22: every condition in cards_1e.yaml (``requires``, ``count_if.requires``, ``play_requires``, and a status's or
+"""Every condition in cards_1e.yaml (``requires``, ``count_if.requires``, ``play_requires``, and a status's or
 response's ``trigger_spaces`` / ``trigger_where``) is read by
 the engine and can be met: a placeholder resolves to what the card is used on (the protected piece's space, the
 battled space), and a condition met on the table changes what the engine does. «Эсминцы» had a condition that

@@ -1,4 +1,4 @@
-"""Issue 12: every card id, one legal use and one illegal use, as ``qmg_play`` scenarios.
+"""Every card id, one legal use and one illegal use, as ``qmg_play`` scenarios.
 
 The legal use plays the card from its owner's hand in the owner's play step (a Build or Battle card
 at the first space the engine finds legal) and, where the card opens steps, takes the first choice
@@ -34,7 +34,7 @@ def scenario(country, commands, pieces=None, **cards):
 
 
 def meeting(card):
-    """PIECES plus one piece that meets the card's printed play condition (issue 22), for its legal use."""
+    """PIECES plus one piece that meets the card's printed play condition, for its legal use."""
     cond = card.play_requires
     if cond is None:
         return PIECES
@@ -102,7 +102,7 @@ def test_illegal_use(card_id):
         out = scenario(card.country, [{"type": "use_card", "card_id": card_id}])
         assert out["commands"][0]["code"] == "use.not_face_down"
     elif card.play_requires is not None:
-        # its printed play condition unmet (issue 22): refused, nothing discarded, the card stays in hand
+        # its printed play condition unmet: refused, nothing discarded, the card stays in hand
         out = scenario(card.country, [{"type": "play_card", "card_type": card.type, "card_id": card_id}])
         assert out["commands"][0]["code"] == "play.condition"
         k = out["state"]["cards"][card.country]

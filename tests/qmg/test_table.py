@@ -140,7 +140,7 @@ def test_named_status_changes_supply_and_scoring():
     t = replace(t, position=t.position.with_piece(Piece("united_kingdom", "army", "canada")))
     t = run(t, play("status", card_id="uk_mackenzie_king"))
     assert "uk_mackenzie_king" in t.position.statuses
-    # the status itself places nothing (issue 12: no free step after a status)
+    # the status itself places nothing (no free step after a status)
     assert refused(t, {"type": "step", "country": "united_kingdom", "action": "recruit_army",
                        "space": "india"}).code == "step.no_card"
     t = run(t, {"type": "end_play"}, {"type": "supply"})
@@ -170,7 +170,7 @@ def test_status_use_once_per_turn_and_only_when_in_play():
         "use.not_in_play"
     t = run(t, play("status", card_id="ger_dive_bombers"))
     assert t.window is None  # nobody can answer: the window closes by itself
-    # usable only right after a land battle (issue 12: a use whose trigger has not happened is refused)
+    # usable only right after a land battle (a use whose trigger has not happened is refused)
     assert refused(t, {"type": "use_card", "country": "germany", "card_id": "ger_dive_bombers"}).code == \
         "use.no_trigger"
     t = replace(t, last={"battled": "ukraine", "domain": "land", "by": "germany"})

@@ -163,7 +163,7 @@ def test_response_window_asks_only_who_can_answer_and_each_passes_for_itself(cli
 def test_status_once_per_turn_through_the_form(client, game6):
     as_seat(client, game6, 1)
     post(client, game6, "play_card", card="Пикирующие бомбардировщики", card_type="status")
-    # issue 12: a status is used only when its trigger has happened (here: a land battle this turn);
+    # a status is used only when its trigger has happened (here: a land battle this turn);
     # the once-per-turn limit is covered by tests/qmg/test_table.py
     r = post(client, game6, "use_card", country="germany", card="Пикирующие бомбардировщики")
     assert r.status_code == 422 and "только когда" in r.content.decode()

@@ -1,4 +1,4 @@
-"""The Fog of War map and wheel editor (issue 14): create from the rules, add a province and connect two by
+"""The Fog of War map and wheel editor: create from the rules, add a province and connect two by
 posting what the taps post, validation, export and import with their bounds, and a game on a saved map
 and wheel (the facts applied, the blanks asked, one-tap card values)."""
 import pytest

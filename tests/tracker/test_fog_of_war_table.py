@@ -1,4 +1,4 @@
-"""The Fog of War game page after issue 14: the side without a deck acts inside the other side's turn
+"""The Fog of War game page after the seed fixes: the side without a deck acts inside the other side's turn
 (B-4), a blank fact is asked where it matters (winter climate, year-end VP), and a game stored before the
 corrections opens and plays on."""
 import json
@@ -15,7 +15,7 @@ from tracker.models import Event, Game, GameState
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
-LEGACY = Path(__file__).resolve().parents[1] / "fog_of_war" / "fixtures" / "legacy_game_before_issue14.json"
+LEGACY = Path(__file__).resolve().parents[1] / "fog_of_war" / "fixtures" / "legacy_game_before_seed_fixes.json"
 
 
 def create(client, **overrides):
@@ -88,7 +88,7 @@ def test_year_end_asks_only_the_blank_vp(client):
 
 
 def test_a_game_stored_before_the_corrections_opens_plays_on_and_reimports(client):
-    """The database rows a game had before issue 14 (its create event, its moves, its stored state)."""
+    """The database rows a game had before the seed fixes (its create event, its moves, its stored state)."""
     data = json.loads(LEGACY.read_text(encoding="utf-8"))
     game = log.create_game(Game.FOG_OF_WAR, "Старая", [("А", ["axis"]), ("Б", ["allies"])], data["initial"])
     for seq, command in enumerate(data["commands"], 2):

@@ -1,4 +1,4 @@
-"""Issue 13 on the page: the defender's phone sends a reaction counter-charge, Bayonets! is named for
+"""On the page: the defender's phone sends a reaction counter-charge, Bayonets! is named for
 an advance, a manual correction is proposed by one phone and agreed on the other (and undone), and
 the hints follow the battle's settings."""
 import pytest

@@ -1,4 +1,4 @@
-"""The live table (issue 21): every committed move, undo and redo reaches every open page of the game
+"""The live table: every committed move, undo and redo reaches every open page of the game
 through its server-sent-events stream, the stream carries nothing but version numbers, it is refused
 like the page, bounded per client, survives drops and restarts, and a dead client blocks nobody.
 

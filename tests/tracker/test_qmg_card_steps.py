@@ -1,4 +1,4 @@
-"""Issue 12 on the web table: the page offers exactly the engine's choices for the open card step
+"""On the web table: the page offers exactly the engine's choices for the open card step
 (one tap each, «Skip» for a "may" step), a step off the card is refused, and an undone reveal puts
 the response back into its owner's private list."""
 import json
@@ -119,7 +119,7 @@ def test_a_log_that_no_longer_replays_is_a_page_not_a_500(client, game6):
     assert game6.version == version
 
 
-# --- review fixes (issue 12) ------------------------------------------------------------------
+# --- review fixes ------------------------------------------------------------------
 
 def seat(client_cls, game, n):
     return as_seat(client_cls(), game, n)
@@ -204,7 +204,7 @@ def test_an_old_export_without_the_engines_fields_imports(client, game6):
 def test_a_game_created_before_the_card_engine_keeps_its_rules(game6):
     assert not QmgAdapter().legacy(game6)
     create = game6.events.get(kind=Event.CREATE)
-    create.command = {k: v for k, v in create.command.items() if k != "rules"}  # as written before issue 12
+    create.command = {k: v for k, v in create.command.items() if k != "rules"}  # as written before card rules levels
     create.save(update_fields=["command"])
     selectors._RULES_SEEN.clear()  # a log is never rewritten: a process reads a game's rules once (as after a restart)
     old = Game.objects.get(pk=game6.pk)
@@ -247,7 +247,7 @@ def test_a_response_discarded_blind_leaves_its_owners_private_list(client, game6
 
 def test_an_old_game_offers_its_old_free_steps(client, game6):
     create = game6.events.get(kind=Event.CREATE)
-    create.command = {k: v for k, v in create.command.items() if k != "rules"}  # as written before issue 12
+    create.command = {k: v for k, v in create.command.items() if k != "rules"}  # as written before card rules levels
     create.save(update_fields=["command"])
     as_seat(client, game6, 1)
     assert post(client, game6, "play_card", card="Принудительный призыв", card_type="event").status_code == 200

@@ -1,4 +1,4 @@
-"""Issue 12 on the web table: «Подготовка к войне» and the Air Marshal deck sizes on the new-game form, the
+"""On the web table: «Подготовка к войне» and the Air Marshal deck sizes on the new-game form, the
 preparation taps, and a face-down response discarded unseen (Magic) in its owner's private list."""
 import json
 

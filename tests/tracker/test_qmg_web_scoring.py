@@ -1,4 +1,4 @@
-"""Issue 12's property: a random game played through the web forms awards, in every victory step, exactly
+"""A property: a random game played through the web forms awards, in every victory step, exactly
 what ``qmg_check`` computes for the same pieces and statuses face up.
 
 Each turn the active country's phone plays a random card through the play form (a build or battle card on a

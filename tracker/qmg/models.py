@@ -11,7 +11,7 @@ from tracker.core.models import Game
 
 
 class BoardVariant(models.Model):
-    """A group's correction of the printed board: a patch file (see README, "Board variants")."""
+    """A group's correction of the printed board: a patch file (see docs/qmg-engine.md, "Board variants")."""
 
     name = models.CharField(_("name"), max_length=100, unique=True)
     patch = models.TextField(_("patch (YAML)"))

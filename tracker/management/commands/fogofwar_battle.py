@@ -7,7 +7,7 @@ from gameplay.fog_of_war.case import CaseError, battle_case
 
 
 class Command(BaseCommand):
-    help = "Fog of War: compute A, D, the outcome and the resulting piles of one battle (schema: README, 'Resolving one battle')."
+    help = "Fog of War: compute A, D, the outcome and the resulting piles of one battle (schema: docs/fog-of-war.md, 'Resolving one battle')."
 
     def add_arguments(self, parser):
         parser.add_argument("case_file", help="path to a JSON battle case")

@@ -1,6 +1,6 @@
 """python manage.py qmg_check POSITION.json [--board BOARD.yaml] [--lang ru|en]
 
-Prints the engine's view of a QMG position as JSON (schema in README). Bad input: a
+Prints the engine's view of a QMG position as JSON (schema in docs/qmg-engine.md). Bad input: a
 one-line error on stderr and exit status 2, never a traceback.
 """
 import json

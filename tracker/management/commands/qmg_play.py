@@ -3,7 +3,7 @@ python manage.py qmg_play --check DIR [--board BOARD.yaml]
 
 Runs a scenario (a table set up by hand and a list of commands) through the QMG engine — the same
 code path as the web table — and prints, per command, whether it was applied, why, and the card
-steps open after it, then the final table, as JSON (schema in README). Bad input: one line on
+steps open after it, then the final table, as JSON (schema in docs/qmg-engine.md). Bad input: one line on
 stderr and exit status 2, never a traceback. ``qmg_check`` stays the tool for static positions.
 
 ``--check DIR`` runs every rulings-corpus file under DIR (``gameplay/qmg/rulings/README.md``): one line
