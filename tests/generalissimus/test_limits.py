@@ -1,6 +1,7 @@
 """The engine's bounds on a setup: settings too deep or too large, piles, unit lists. Refused with a
 ``SettingsError`` / ``StateError`` (Russian text in ``ru``), never a ``RecursionError`` or a long build."""
 import time
+import tracemalloc
 
 import pytest
 
@@ -18,12 +19,22 @@ def nested(depth: int, leaf="a"):
     return v
 
 
+PEAK = 1e6  # bytes: what a refusal may allocate; reading any of these inputs allocates far more
+
+
 def refused(fn, *args, error=SettingsError):
+    """``fn(*args)``'s refusal and its seconds, asserting that it came before the input was read: the Python
+    memory it allocated stays under ``PEAK`` (the input itself exists beforehand)."""
+    tracemalloc.start()
     t0 = time.perf_counter()
-    with pytest.raises(error) as info:
-        fn(*args)
-    took = time.perf_counter() - t0
-    assert took < 0.5
+    try:
+        with pytest.raises(error) as info:
+            fn(*args)
+        took = time.perf_counter() - t0
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < PEAK, peak
     return info.value, took
 
 

@@ -1,7 +1,8 @@
 """Bounded cost of the Fog of War and Generalissimus inputs, through the HTTP views.
 
-Each over-limit request is answered quickly with a 4xx or a form error, and nothing is created or
-changed. The time each takes is printed (``pytest -s``); only a generous sanity bound is asserted."""
+Each over-limit request is answered with a 4xx or a form error, and nothing is created or changed. The
+time each takes is printed (``pytest -s``); what is asserted is the work, by the peak of Python memory the
+request allocated: a request refused before its input is read stays far below what reading it costs."""
 
 import pytest
 from django.test import Client
@@ -18,13 +19,13 @@ from tracker.models import Event, Game
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
-SANITY = 2.0  # seconds: far above what a bounded request takes, far below the unbounded ones
+PEAK = 16e6  # bytes: far above what a refused request allocates (~4 MB), far below reading the input it refuses
 
 
 def timed(label, fn, *args, **kwargs):
     """The response, with its status, time and peak of Python memory printed (``pytest -s``)."""
     r = measured(label, fn, *args, **kwargs)
-    assert measured.last < SANITY, (label, measured.last)
+    assert measured.peak < PEAK, (label, measured.peak)
     return r
 
 
