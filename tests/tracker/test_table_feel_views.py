@@ -108,7 +108,7 @@ def test_the_supply_step_names_whose_pieces_leave(client, game):
 def test_strait_labels_cover_no_space_and_no_other_label():
     board = load_board()
     svg = board_tag.render_board_svg(board, new_table(board).position)
-    centres = board_svg._layout(board).centre
+    centres = board_svg.layout_of(board).centre
     rects = []
     pattern = r'<text class="strait-label"[^>]* x="([\d.]+)" y="([\d.]+)"[^>]*>([^<]*)<tspan[^>]*>([^<]*)<'
     for m in re.finditer(pattern, svg):

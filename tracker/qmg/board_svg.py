@@ -126,15 +126,15 @@ class BoardMap:
     geometry: Geometry = PHONE
 
 
-def _lang(lang: str) -> str:
+def lang_code(lang: str) -> str:
     return "en" if (lang or "").lower().startswith("en") else "ru"
 
 
-def _name(obj, lang: str) -> str:
+def local_name(obj, lang: str) -> str:
     return obj.en if lang == "en" else obj.ru
 
 
-def _fmt(v: float) -> str:
+def fmt(v: float) -> str:
     return f"{v:.1f}".rstrip("0").rstrip(".")
 
 
@@ -144,7 +144,7 @@ def _fmt(v: float) -> str:
 
 
 @dataclass(frozen=True)
-class _Layout:
+class Layout:
     width: float
     height: float  # of the map without the legend band
     centre: dict  # space id -> (x, y) centre of its box
@@ -160,7 +160,7 @@ def _short_delta(a: float, b: float) -> float:
     return d - 360.0 if d > 180.0 else d
 
 
-def _crosses(lon_a: float, lon_b: float, seam: float) -> bool:
+def crosses_seam(lon_a: float, lon_b: float, seam: float) -> bool:
     d = _short_delta(lon_a, lon_b)
     if d >= 0:
         return 0 < (seam - lon_a) % 360.0 < d
@@ -192,10 +192,10 @@ def _choose_seam(lons: dict[str, float], links) -> float:
     return -180.0
 
 
-_LAYOUT_CACHE = Memo(32)  # key -> _Layout
+_LAYOUT_CACHE = Memo(32)  # key -> Layout
 
 
-def _layout(board: Board, g: Geometry = PHONE) -> _Layout:
+def layout_of(board: Board, g: Geometry = PHONE) -> Layout:
     key = (tuple(sorted((s.id, tuple(s.at)) for s in board.spaces.values())), tuple(_links(board)), g)
     cached = _LAYOUT_CACHE.get(key)
     if cached is not None:
@@ -233,7 +233,7 @@ def _layout(board: Board, g: Geometry = PHONE) -> _Layout:
     width = round(max(x for x, _ in centre.values()) + g.box_w / 2 + g.margin, 1)
     height = round(max(y for _, y in centre.values()) + g.box_h / 2 + g.margin, 1)
     halves = _halves(board, lons, seam, centre, width, height, g)
-    layout = _Layout(width=width, height=height, centre=centre, seam=seam, g=g, halves=halves)
+    layout = Layout(width=width, height=height, centre=centre, seam=seam, g=g, halves=halves)
     return _LAYOUT_CACHE.keep(key, layout)
 
 
@@ -243,7 +243,7 @@ def _halves(board: Board, lons, seam, centre, width, height, g: Geometry) -> tup
     a box cut by the edge (its inner half shows)."""
     left, right = [], []  # halves drawn at the left edge (of spaces on the right) and at the right edge
     for a, b in _links(board):
-        if not _crosses(lons[a], lons[b], seam):
+        if not crosses_seam(lons[a], lons[b], seam):
             continue
         for sid in (a, b):
             (right if centre[sid][0] < width / 2 else left).append(sid)
@@ -261,7 +261,7 @@ def _halves(board: Board, lons, seam, centre, width, height, g: Geometry) -> tup
     return tuple(out)
 
 
-def _wrap_lines(text: str, max_chars: int) -> list[str]:
+def wrap_lines(text: str, max_chars: int) -> list[str]:
     """As many lines as needed, each at most ``max_chars`` where a word allows, split at a space or after a hyphen."""
     words = [w for w in text.replace("-", "- ").split(" ") if w]
     lines: list[str] = []
@@ -292,16 +292,16 @@ def _wrap_label(text: str, max_chars: int = 15) -> list[str]:
 
 
 
-def _star_path(cx: float, cy: float, r: float) -> str:
+def star_path(cx: float, cy: float, r: float) -> str:
     pts = []
     for k in range(10):
         rr = r if k % 2 == 0 else r * 0.45
         a = -math.pi / 2 + k * math.pi / 5
-        pts.append(f"{_fmt(cx + rr * math.cos(a))},{_fmt(cy + rr * math.sin(a))}")
+        pts.append(f"{fmt(cx + rr * math.cos(a))},{fmt(cy + rr * math.sin(a))}")
     return "M" + " L".join(pts) + " Z"
 
 
-def _home_owner(board: Board) -> dict[str, str]:
+def home_owners(board: Board) -> dict[str, str]:
     owners = {}
     for cid in board.turn_order:
         owners.setdefault(board.countries[cid].home, cid)
@@ -311,7 +311,7 @@ def _home_owner(board: Board) -> dict[str, str]:
     return owners
 
 
-def _name_lines(name: str, g: Geometry) -> tuple[list[str], float]:
+def name_lines(name: str, g: Geometry) -> tuple[list[str], float]:
     """The name's lines and size: one line, two (split at a space or a hyphen) or three, whichever lets it be drawn
     largest (at most ``g.font``) inside the box above its row of pieces; on a tie, fewer lines. A word too long
     for the box at full size (e.g. «Великобритания» on the table screen) is drawn smaller."""
@@ -319,7 +319,7 @@ def _name_lines(name: str, g: Geometry) -> tuple[list[str], float]:
     room_h = g.box_h - 2 * g.token_r - 16  # above the pieces' row
     best = None
     for lines in ([name], _wrap_label(name, g.line_chars), _wrap_label(name, 0),
-                  _wrap_lines(name, max(6, (len(name) + 2) // 3))):
+                  wrap_lines(name, max(6, (len(name) + 2) // 3))):
         if len(lines) > 3:
             continue
         longest = max(len(line) for line in lines)
@@ -335,15 +335,15 @@ def _name_lines(name: str, g: Geometry) -> tuple[list[str], float]:
 # ==========================================================================================
 
 
-def _navy_path(cx: float, cy: float) -> str:
+def navy_path(cx: float, cy: float) -> str:
     # a hull: wide deck, narrow keel, a small bridge on top
-    return (f"M{_fmt(cx - 13)},{_fmt(cy - 4)} H{_fmt(cx - 4)} V{_fmt(cy - 9)} H{_fmt(cx + 4)} V{_fmt(cy - 4)} "
-            f"H{_fmt(cx + 13)} L{_fmt(cx + 8)},{_fmt(cy + 8)} H{_fmt(cx - 8)} Z")
+    return (f"M{fmt(cx - 13)},{fmt(cy - 4)} H{fmt(cx - 4)} V{fmt(cy - 9)} H{fmt(cx + 4)} V{fmt(cy - 4)} "
+            f"H{fmt(cx + 13)} L{fmt(cx + 8)},{fmt(cy + 8)} H{fmt(cx - 8)} Z")
 
 
-def _piece_text(board: Board, country: str, kind: str, supplied: bool | None, lang: str) -> str:
+def piece_text(board: Board, country: str, kind: str, supplied: bool | None, lang: str) -> str:
     t = TEXT[lang]
-    cname = _name(board.countries[country], lang) if country in board.countries else country
+    cname = local_name(board.countries[country], lang) if country in board.countries else country
     text = f"{cname} — {t.get(kind, kind)}"
     if supplied is not None:
         text += ": " + (t["supplied"] if supplied else t["unsupplied"])
@@ -355,7 +355,7 @@ def _piece_text(board: Board, country: str, kind: str, supplied: bool | None, la
 # ==========================================================================================
 
 
-def _straits(board: Board, position: Position, supply: SupplyReport | None) -> dict[str, str]:
+def straits_of(board: Board, position: Position, supply: SupplyReport | None) -> dict[str, str]:
     if supply is not None:
         return dict(supply.straits)
     return strait_status(board, position)
@@ -369,21 +369,21 @@ def piece_supplied(supply: SupplyReport | None, piece) -> bool | None:
     return None if ps is None else bool(ps.supplied)
 
 
-def _strait_facts(board: Board, straits: dict[str, str], lang: str) -> dict[str, list[dict]]:
+def strait_facts_of(board: Board, straits: dict[str, str], lang: str) -> dict[str, list[dict]]:
     t = TEXT[lang]
     per_space: dict[str, list[dict]] = {}
     for sid, st in board.straits.items():
         team = straits.get(sid, ALLIES)
-        a, b = (_name(board.spaces[s], lang) for s in st.seas)
-        text = t["strait"].format(strait=_name(st, lang), a=a, b=b, team=t["team_for"][team])
+        a, b = (local_name(board.spaces[s], lang) for s in st.seas)
+        text = t["strait"].format(strait=local_name(st, lang), a=a, b=b, team=t["team_for"][team])
         for space, role in ((st.land, "land"), (st.seas[0], "sea"), (st.seas[1], "sea")):
             per_space.setdefault(space, []).append(
-                {"id": sid, "name": _name(st, lang), "team": team, "team_label": t["team"][team],
+                {"id": sid, "name": local_name(st, lang), "team": team, "team_label": t["team"][team],
                  "role": role, "text": text, "seas": [a, b], "colour": TEAM_COLOURS[team]})
     return per_space
 
 
-def _focus(board: Board, lay: _Layout, selected: str | None) -> tuple[float, float]:
+def focus_of(board: Board, lay: Layout, selected: str | None) -> tuple[float, float]:
     """Where a phone's first view is centred: the selected space, else the first country's home."""
     if selected in lay.centre:
         return lay.centre[selected]
@@ -391,7 +391,7 @@ def _focus(board: Board, lay: _Layout, selected: str | None) -> tuple[float, flo
     return lay.centre.get(first_home, (lay.width / 2, lay.height / 2))
 
 
-def strait_label_spots(board: Board, lay: _Layout, straits: dict[str, str], lang: str) -> dict[str, tuple]:
+def strait_label_spots(board: Board, lay: Layout, straits: dict[str, str], lang: str) -> dict[str, tuple]:
     """Each strait's label: ``{strait id: (its two lines, x, y)}``, its first baseline at (x, y); a label goes near
     the middle of the strait's line, where it covers the least of the spaces and of the labels placed before it.
     The same straits open for the same teams: the same spots (kept per layout and language)."""
@@ -406,7 +406,7 @@ def strait_label_spots(board: Board, lay: _Layout, straits: dict[str, str], lang
         team = straits.get(sid, ALLIES)
         (xa, ya), (xb, yb) = c[s.seas[0]], c[s.seas[1]]
         mx, my = (xa + xb) / 2, (ya + yb) / 2
-        lines = (_name(s, lang), t["team"][team])  # two short lines fit between the boxes where one long did not
+        lines = (local_name(s, lang), t["team"][team])  # two short lines fit between the boxes where one long did not
         if sid not in spots[1]:  # placed in order
             spots[1][sid] = _label_spot(lines, mx, my, c, placed, lay.g)
         else:
@@ -459,13 +459,13 @@ def space_rows(board: Board, position: Position, supply: SupplyReport | None = N
     ``straits`` (``id, name, team, team_label, role`` land|sea, ``seas``, ``colour``, ``text``).
     Sorted by the space's name.
     """
-    lang = _lang(lang)
+    lang = lang_code(lang)
     if supply is None:
         supply = compute_supply(board, position)
     t = TEXT[lang]
-    straits = _straits(board, position, supply)
-    strait_facts = _strait_facts(board, straits, lang)
-    homes = _home_owner(board)
+    straits = straits_of(board, position, supply)
+    strait_facts = strait_facts_of(board, straits, lang)
+    homes = home_owners(board)
     order = {c: i for i, c in enumerate(board.turn_order)}
     by_space: dict[str, list] = {}
     for p in position.pieces:
@@ -477,17 +477,17 @@ def space_rows(board: Board, position: Position, supply: SupplyReport | None = N
         if not (pieces or s.supply or home or sid in strait_facts):
             continue
         rows.append({
-            "id": sid, "name": _name(s, lang), "kind": s.kind, "kind_label": t["land"] if s.is_land else t["sea"],
+            "id": sid, "name": local_name(s, lang), "kind": s.kind, "kind_label": t["land"] if s.is_land else t["sea"],
             "star": s.supply, "home": home,
-            "home_name": (_name(board.countries[home], lang) if home in board.countries else home) if home else None,
+            "home_name": (local_name(board.countries[home], lang) if home in board.countries else home) if home else None,
             "home_colour": PALETTE.get(home, UNKNOWN_COUNTRY)["fill"] if home else None,
             "pieces": [{
                 "country": p.country,
-                "country_name": _name(board.countries[p.country], lang) if p.country in board.countries else p.country,
+                "country_name": local_name(board.countries[p.country], lang) if p.country in board.countries else p.country,
                 "kind": p.kind, "kind_label": t.get(p.kind, p.kind), "supplied": piece_supplied(supply, p),
                 "colour": PALETTE.get(p.country, UNKNOWN_COUNTRY)["fill"],
                 "letter": LETTERS[lang].get(p.country, p.country[:1].upper()),
-                "text": _piece_text(board, p.country, p.kind, piece_supplied(supply, p), lang),
+                "text": piece_text(board, p.country, p.kind, piece_supplied(supply, p), lang),
             } for p in pieces],
             "straits": [dict(f) for f in strait_facts.get(sid, ())],
         })
