@@ -48,13 +48,16 @@ def board_view(state: dict, viewer: str | None = None, selected: str | None = No
         xs = [_pos(f"{c}1", flip)[0] for c in cols]
         field["zones"].append({"x": round((min(xs) + max(xs) + CELL) / 2), "y": TOP - 6,
                               "label": zone_label(zone, viewer)})
+    labels = {}  # a terrain's name, asked once per board
     for row in range(1, 7):
         for col in COLS:
             s = f"{col}{row}"
             x, y = _pos(s, flip)
             t = terrain.get(s, "field")
+            if t not in labels:
+                labels[t] = terrain_label(t)
             field["sectors"].append({
-                "id": s, "x": x, "y": y, "terrain": t, "terrain_label": terrain_label(t),
+                "id": s, "x": x, "y": y, "terrain": t, "terrain_label": labels[t],
                 "hints": [name for name, sectors in sorted(hints.items()) if s in sectors],
                 "mark": TERRAIN_MARK.get(t, ""), "mark_x": x + CELL - 4, "mark_y": y + 13,
                 "name_x": x + 3, "name_y": y + CELL - 3})
