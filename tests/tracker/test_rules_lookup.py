@@ -45,7 +45,7 @@ def test_the_loader_reads_sections_and_rulings_in_one_shape():
 
 def test_a_game_without_rules_yet_is_not_listed(client, tmp_path, monkeypatch):
     (tmp_path / "fog_of_war" / "data").mkdir(parents=True)
-    (tmp_path / "fog_of_war" / "data" / "rules.yaml").write_text((FIXTURES / "fog_of_war/data/rules.yaml").read_text())
+    (tmp_path / "fog_of_war" / "data" / "rules.yaml").write_text((FIXTURES / "fog_of_war/data/rules.yaml").read_text(encoding="utf-8"), encoding="utf-8")
     monkeypatch.setattr(rulebook, "ROOT", tmp_path)
     assert rulebook.games() == ["qmg", "fog_of_war"]
     assert rulebook.rulings_for("fog_of_war", "blitz") == []  # no rulings directory: none
