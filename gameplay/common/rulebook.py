@@ -12,7 +12,8 @@ corpus of ``gameplay/qmg/rulings`` (``gameplay.qmg.rulings``), and its search al
 
 * ``games(root)``: the games that have rules, in the order of ``GAMES``;
 * ``sections(game, root)``, ``section(game, id, root)``;
-* ``rulings_for(game, section_id, root)``: the rulings whose ``rules_on`` names the section;
+* ``rulings(game, root)``; ``rulings_for(game, section_id, root)``: the rulings whose ``rules_on`` names the
+  section;
 * ``search(query, games, root)``: sections (and QMG's cards) ranked for a question, best first (the ranking is
   QMG's search, ``gameplay.qmg.rulebook.search``, run over each game's sections).
 
@@ -112,6 +113,13 @@ def sections(game: str, root=None) -> list[Section]:
 
 def section(game: str, section_id: str, root=None) -> Section | None:
     return next((s for s in sections(game, root) if s.id == section_id), None)
+
+
+def rulings(game: str, root=None) -> list[Ruling]:
+    """Every ruling of ``game`` from its ``rulings`` directory, by file (QMG's are its corpus: ``rulings_for``)."""
+    if game not in GAMES or game == "qmg":
+        return []
+    return list(_rulings(game, str(_root(root))))
 
 
 def rulings_for(game: str, section_id: str, root=None) -> list[Ruling]:

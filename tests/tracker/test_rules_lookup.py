@@ -19,6 +19,7 @@ from .test_generalissimus_views import create as create_generalissimus
 
 pytestmark = pytest.mark.django_db
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "rulebook"
+GAMEPLAY = rulebook.ROOT  # the games' own rules
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
@@ -41,6 +42,18 @@ def test_the_loader_reads_sections_and_rulings_in_one_shape():
     assert rulebook.rulings_for("fog_of_war", "goal") == [] and rulebook.section("fog_of_war", "nope") is None
     qmg = rulebook.sections("qmg")
     assert len(qmg) >= 40 and all(s.game == "qmg" and s.title("ru") and s.text("en") for s in qmg)
+
+
+@pytest.mark.parametrize("root", [GAMEPLAY, FIXTURES], ids=["the games' data", "the tests' rulebook"])
+def test_every_games_rules_load_and_every_ruling_names_a_section_of_its_game(root):
+    """The data files of each game that has them: well formed, and each ruling's ``rules_on`` a section of its game
+    (QMG's rulings name its cards too, and are checked by its own corpus test)."""
+    for game in rulebook.games(root):
+        ids = {s.id for s in rulebook.sections(game, root)}
+        assert ids and all(s.title("ru") and s.title("en") and s.text("ru") and s.text("en")
+                           for s in rulebook.sections(game, root)), game
+        for ruling in rulebook.rulings(game, root):
+            assert set(ruling.rules_on) <= ids and ruling.rules_on, (game, ruling.file)
 
 
 def test_a_game_without_rules_yet_is_not_listed(client, tmp_path, monkeypatch):
