@@ -42,7 +42,8 @@ def rules(request):
     hits = [{"game": h.game, "game_name": GAME_NAMES[h.game], "kind": h.kind, "id": h.id, "title": h.title(lang),
              "snippet": h.snippet} for h in rulebook.search(query, in_games, limit=2 * MAX_HITS)] if query else []
     context = {
-        "query": query, "hits": _distinct(hits)[:MAX_HITS], "back_game": back, "chosen": chosen, "all": ALL,
+        "query": query, "hits": _distinct(hits)[:MAX_HITS], "back_game": back, "ask_game": _askable(back), "chosen": chosen,
+        "all": ALL,
         "filters": [(g, GAME_NAMES[g]) for g in listed], "several": len(listed) > 1,
         "index": [] if query else [{"game": g, "name": GAME_NAMES[g],
                                     "sections": [{"id": s.id, "title": s.title(lang), "seed": s.seed,
@@ -84,9 +85,10 @@ def section(request, game, section_id):
     if found is None:
         raise Http404(_("No such section of the rules."))
     lang = current_lang()
+    back = qmg_lookup.back_game(request)
     return render(request, "lookup/section.html", {
         "game": game, "game_name": GAME_NAMES[game], "section": found, "title": found.title(lang),
-        "text": found.text(lang), "back_game": qmg_lookup.back_game(request),
+        "text": found.text(lang), "back_game": back, "ask_game": _askable(back) if back and back.kind == game else None,
         "rulings": [{"title": r.title(lang), "summary": r.summary(lang)} for r in rulebook.rulings_for(game, section_id)],
     })
 
@@ -100,6 +102,11 @@ def ask_view(kind: str):
     if importlib.util.find_spec(name) is None:
         return None
     return importlib.import_module(name).ask
+
+
+def _askable(game: Game | None) -> Game | None:
+    """The game, if its engine answers questions about its position."""
+    return game if game is not None and ask_view(game.kind) is not None else None
 
 
 @require_GET

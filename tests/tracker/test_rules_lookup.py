@@ -104,6 +104,7 @@ def test_the_filter_defaults_to_the_game_the_browser_came_from(client):
     assert reverse("rule_section", args=["generalissimus", "square"]) in html
     assert "/rules/fog_of_war/" not in html and "/rules/r/" not in html
     assert 'value="generalissimus" checked' in html and "Бородино" in html  # the back link
+    assert reverse("ask", args=[battle.pk]) not in html  # its engine answers no questions about a position yet
     html = html_of(client, reverse("rules"), {"q": "снабжение", "game": "all"})  # the filter can be widened
     assert "/rules/fog_of_war/supply/" in html
 
@@ -152,6 +153,10 @@ def test_ask_answers_by_the_games_own_view(client, monkeypatch):
     monkeypatch.setitem(sys.modules, "tracker.generalissimus.ask", module)
     r = client.get(reverse("ask", args=[battle.pk]))
     assert r.status_code == 200 and r.content == b"asked" and asked == [battle.pk]
+    html_of(client, reverse("game", args=[battle.pk]))  # the rules pages link to the questions of the game at hand
+    assert reverse("ask", args=[battle.pk]) in html_of(client, reverse("rules"))
+    assert reverse("ask", args=[battle.pk]) in html_of(client, reverse("rule_section", args=["generalissimus", "volley"]))
+    assert reverse("ask", args=[battle.pk]) not in html_of(client, reverse("rule_section", args=["fog_of_war", "blitz"]))
 
 
 def test_ask_of_a_game_without_questions_yet_is_a_404_that_says_so(client, monkeypatch):
