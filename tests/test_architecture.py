@@ -176,3 +176,51 @@ def test_template_comments_close_on_their_line():
                 if "#}" not in line[start:]:
                     open_ones.append(f"{path.relative_to(root)}:{number}")
     assert open_ones == []
+
+
+# Markup in Python: an element's opening or closing tag, by name (HTML and SVG elements the pages use). A heuristic:
+# every string literal of a module (f-strings' literal parts included, docstrings left out, as they describe the
+# markup) is searched for "<name" or "</name" followed by a space, "/", ">" or the string's end.
+MARKUP_TAGS = (
+    "a abbr article aside b body br button caption circle clipPath code col dd defs del details dialog div dl dt "
+    "ellipse em fieldset figure footer form g h1 h2 h3 h4 h5 h6 head header hr html i iframe img input ins kbd label "
+    "legend li line linearGradient link main mark marker meta nav noscript ol optgroup option output p path pattern "
+    "polygon polyline pre progress rect script section select small source span stop strong style sub summary sup "
+    "svg symbol table tbody td template text textarea tfoot th thead time title tr tspan u ul use video"
+).split()
+MARKUP = re.compile(r"</?(?:%s)(?=[\s/>]|$)" % "|".join(MARKUP_TAGS), re.IGNORECASE)
+
+
+def _docstrings(tree) -> set[int]:
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+                out.add(id(first.value))
+    return out
+
+
+def test_no_markup_in_python_strings_outside_template_tags():
+    """HTML lives in templates: a module of tracker/ (its template tags aside, each returning one element) holds no
+    string with an element's tag in it, and marks nothing safe itself."""
+    offenders = []
+    for name, (path, tree) in _modules().items():
+        if not name.startswith("tracker.") or name.startswith("tracker.templatetags"):
+            continue
+        docs = _docstrings(tree)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docs \
+                    and MARKUP.search(node.value):
+                offenders.append(f"{path.relative_to(ROOT)}:{node.lineno} {node.value[:60]!r}")
+            elif isinstance(node, (ast.Name, ast.Attribute)) and \
+                    (node.id if isinstance(node, ast.Name) else node.attr) in {"mark_safe", "format_html", "SafeString"}:
+                offenders.append(f"{path.relative_to(ROOT)}:{node.lineno} {ast.unparse(node)}")
+    assert offenders == []
+
+
+def test_the_markup_heuristic_finds_markup():
+    assert MARKUP.search('<svg xmlns="http://www.w3.org/2000/svg"') and MARKUP.search("</g>")
+    assert MARKUP.search('<rect class="x" x="') and MARKUP.search("<br>") and MARKUP.search("<text")
+    assert not MARKUP.search("g/<int:pk>/ask/") and not MARKUP.search("a < b and c > d")
+    assert not MARKUP.search("<id>:<version>") and not MARKUP.search("SELECT <columns> FROM <rows>")

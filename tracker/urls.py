@@ -3,7 +3,8 @@ from django.views.i18n import JavaScriptCatalog
 
 from tracker.core import errors, site, stream
 from tracker.core import views as core
-from tracker.qmg import lookup
+from tracker import lookup
+from tracker.qmg import lookup as qmg_lookup
 from tracker.qmg import screen as qmg_screen
 from tracker.qmg import views as qmg
 
@@ -14,8 +15,9 @@ urlpatterns = [
     path("manifest.webmanifest", site.manifest, name="manifest"),
     path("boards/", qmg.boards, name="boards"),
     path("rules/", lookup.rules, name="rules"),
-    path("rules/r/<slug:rule_id>/", lookup.rule, name="rule"),
-    path("rules/c/<slug:card_id>/", lookup.card, name="card"),
+    path("rules/r/<slug:rule_id>/", qmg_lookup.rule, name="rule"),
+    path("rules/c/<slug:card_id>/", qmg_lookup.card, name="card"),
+    path("rules/<str:game>/<slug:section_id>/", lookup.section, name="rule_section"),
     path("g/<int:pk>/ask/", lookup.ask, name="ask"),
     path("import/", core.import_game, name="import_game"),
     path("g/<int:pk>/export/", core.export_game, name="export_game"),

@@ -4,7 +4,7 @@
  * swapped in by htmx works at once; views are (re)initialised on DOMContentLoaded,
  * htmx:afterSwap / htmx:load and window resize. No inline styles: the view is the SVG viewBox.
  *
- * DOM contract (see templates/qmg/_board.html and tracker/qmg/board_svg.py):
+ * DOM contract (see templates/qmg/_board.html and tracker/templatetags/qmg_board.py):
  *   [data-board]                     wrapper of one map
  *     .board-viewport                the pan/zoom area (touch-action: none in board.css)
  *       svg.board-svg                viewBox = whole map; data-focus="x y"; data-label-empty

@@ -1,4 +1,4 @@
-"""The board fragment (templates/qmg/_board.html) drawn from the memo of tracker/qmg/board_svg.py gives
+"""The board fragment (templates/qmg/_board.html) drawn from the memo of tracker/templatetags/qmg_board.py gives
 exactly what a fresh drawing gives: for random positions, both languages, and variants whose names hold
 markup."""
 from __future__ import annotations
@@ -9,14 +9,13 @@ from pathlib import Path
 import pytest
 from django.template import engines
 from django.utils import translation
-from django.utils.safestring import mark_safe
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from gameplay.qmg import Piece, Position, compute_supply, load_board
 from gameplay.qmg.board import build_board, standard_board_data
 from gameplay.qmg.sample import full_board_position, random_position
-from tracker.qmg import board_svg
-from tracker.qmg.board_svg import render_board_svg, space_rows
+from tracker.qmg.board_svg import BoardMap, space_rows
+from tracker.templatetags import qmg_board as board_svg
 from tracker.qmg.page import space_rows_html
 from tracker.qmg.variants import check_patch
 
@@ -36,7 +35,7 @@ def fragment(template, board, position, lang, supply=None, air=(), selected=None
     supply = compute_supply(board, position) if supply is None else supply
     with translation.override(lang):
         return template.render({
-            "board_svg": mark_safe(render_board_svg(board, position, supply, lang=lang, air=air, selected=selected)),
+            "board_map": BoardMap(board, position, supply, air=tuple(air), lang=lang, selected=selected),
             "space_rows": space_rows_html(space_rows(board, position, supply, lang=lang), lang)})
 
 

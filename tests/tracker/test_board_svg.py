@@ -1,4 +1,5 @@
-"""The SVG board map and its list fallback (tracker/qmg/board_svg.py, templates/qmg/_board.html)."""
+"""The SVG board map and its list fallback (tracker/qmg/board_svg.py, tracker/templatetags/qmg_board.py,
+templates/qmg/_board.html)."""
 import html
 import json
 import re
@@ -12,7 +13,8 @@ import pytest
 from gameplay.qmg import Piece, Position, compute_supply, load_board
 from gameplay.qmg.board import build_board, standard_board_data
 from gameplay.qmg.sample import full_board_position
-from tracker.qmg.board_svg import PALETTE, TEAM_COLOURS, UNSUPPLIED, _static, render_board_svg, space_rows
+from tracker.qmg.board_svg import PALETTE, TEAM_COLOURS, UNSUPPLIED, BoardMap, space_rows
+from tracker.templatetags.qmg_board import _static, render_board_svg
 
 NS = {"s": "http://www.w3.org/2000/svg"}
 ROOT = Path(__file__).resolve().parents[2]
@@ -335,7 +337,6 @@ def test_static_part_is_cached_per_board_and_a_full_board_renders_fast():
 def _render_partial(lang):
     from django.template.loader import render_to_string
     from django.utils import translation
-    from django.utils.safestring import mark_safe
 
     from tracker.qmg.page import space_rows_html
 
@@ -343,7 +344,7 @@ def _render_partial(lang):
     supply = compute_supply(BOARD, position)
     with translation.override(lang):
         return render_to_string("qmg/_board.html", {
-            "board_svg": mark_safe(render_board_svg(BOARD, position, supply, lang=lang, selected="germany")),
+            "board_map": BoardMap(BOARD, position, supply, lang=lang, selected="germany"),
             "space_rows": space_rows_html(space_rows(BOARD, position, supply, lang=lang), lang),
         })
 

@@ -15,6 +15,7 @@ from django.urls import reverse
 
 from gameplay.qmg.cards import default_catalogue
 from tracker.qmg import page
+from tracker.templatetags import qmg_board as board_tag
 
 from .test_cards_views import game6, pass_turn  # noqa: F401 - fixture
 from .test_qmg_table_setup import _japan_with_two_face_down, seat
@@ -141,9 +142,9 @@ def test_the_shared_cache_holds_no_token_and_no_face_down_card(client, written):
 def test_six_phones_of_one_version_compute_its_public_parts_once(game6, monkeypatch):  # noqa: F811
     clients = viewers(game6)
     computed, drawn = [], []
-    real_public, real_svg = page._public_of, page.render_board_svg
+    real_public, real_svg = page._public_of, board_tag.render_board_svg
     monkeypatch.setattr(page, "_public_of", lambda game, *a: computed.append(game.version) or real_public(game, *a))
-    monkeypatch.setattr(page, "render_board_svg", lambda *a, **k: drawn.append(1) or real_svg(*a, **k))
+    monkeypatch.setattr(board_tag, "render_board_svg", lambda *a, **k: drawn.append(1) or real_svg(*a, **k))
     cache.clear()
     for c in clients.values():
         assert c.get(reverse("game", args=[game6.pk]), **HTMX).status_code == 200
@@ -179,8 +180,8 @@ def test_a_public_fragment_is_reused_only_while_what_it_shows_is_unchanged(game6
     the page rendered from an empty cache; a move that leaves the map alone does not draw it again."""
     clients = viewers(game6)
     drawn = []
-    real_svg = page.render_board_svg
-    monkeypatch.setattr(page, "render_board_svg", lambda *a, **k: drawn.append(1) or real_svg(*a, **k))
+    real_svg = board_tag.render_board_svg
+    monkeypatch.setattr(board_tag, "render_board_svg", lambda *a, **k: drawn.append(1) or real_svg(*a, **k))
     cache.clear()
 
     def kept_pages():  # with the fragments earlier versions left in the cache

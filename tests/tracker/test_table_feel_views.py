@@ -15,6 +15,7 @@ from gameplay.qmg.table import new_table
 from tracker import urls
 from tracker.core import errors
 from tracker.qmg import board_svg
+from tracker.templatetags import qmg_board as board_tag
 from tracker.qmg.models import Piece
 from tracker.qmg.views import create_game
 
@@ -106,8 +107,8 @@ def test_the_supply_step_names_whose_pieces_leave(client, game):
 
 def test_strait_labels_cover_no_space_and_no_other_label():
     board = load_board()
-    svg = board_svg.render_board_svg(board, new_table(board).position)
-    centres = board_svg._layout(board).centre
+    svg = board_tag.render_board_svg(board, new_table(board).position)
+    centres = board_svg.layout_of(board).centre
     rects = []
     pattern = r'<text class="strait-label"[^>]* x="([\d.]+)" y="([\d.]+)"[^>]*>([^<]*)<tspan[^>]*>([^<]*)<'
     for m in re.finditer(pattern, svg):

@@ -5,7 +5,6 @@ from __future__ import annotations
 from itertools import permutations
 
 from django.urls import reverse
-from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _, gettext_lazy
 
 from gameplay.common import text as reason_text
@@ -21,7 +20,7 @@ from tracker.core.models import Game
 from tracker.language import lang as _lang
 
 from . import forms as F
-from .svg import render_board
+from .svg import board_view
 
 PHASES = {"orders": gettext_lazy("Orders (face down, by zone)"), "initiative": gettext_lazy("Initiative"),
           "actions": gettext_lazy("Actions (reveal step by step)"), "end_of_turn": gettext_lazy("End of turn"),
@@ -148,8 +147,7 @@ def context(request, game: Game, actor, full_state: dict, keep=None) -> dict:
         "st": st, "mine": mine, "acts": acts, "viewer": viewer,
         "writable": writable, "phase_name": PHASES.get(st.phase, st.phase), "reminders": REMINDERS.get(st.phase, []),
         "players": [(F.side_label(s), players.get(s, ""), s) for s in SIDES],
-        "board_svg": mark_safe(render_board(st.to_dict(), viewer, selected,
-                                            {k: v for k, v in hints.items()} if hints else None)),
+        "board": board_view(st.to_dict(), viewer, selected, {k: v for k, v in hints.items()} if hints else None),
         "selected": st.unit(selected) if selected else None, "options": options,
         "zones": zones, "pile_total": [(F.side_label(s), pile_total[s]) for s in SIDES if s not in mine],
         "my": my, "version": version,

@@ -1,11 +1,13 @@
-"""The 6×6 battlefield as inline SVG, oriented for the viewer (own side at the bottom).
+"""The 6×6 battlefield's drawing, oriented for the viewer (own side at the bottom): where each sector, zone,
+label, abandoned gun and unit goes and what it says. No markup here: the ``<svg>`` is the template
+``templates/generalissimus/_board_svg.html``, drawn by the tag ``{% generalissimus_board board %}``
+(``tracker/templatetags/generalissimus_board.py``) from ``board_view(...)``.
 
-Only public information is drawn (terrain, units, facings, formations, blocks, flags). Every
-string inserted is escaped; colours come from CSS classes (no style attributes).
+Only public information is drawn (terrain, units, facings, formations, blocks, flags). Colours come from CSS
+classes (no style attributes); every text is escaped by the template.
 """
 from __future__ import annotations
 
-from django.utils.html import escape
 from django.utils.translation import gettext as _
 
 from gameplay.generalissimus.geometry import COLS
@@ -29,75 +31,65 @@ def _pos(sector: str, flip: bool) -> tuple[int, int]:
     return LEFT + col * CELL, TOP + (6 - row) * CELL
 
 
-def render_board(state: dict, viewer: str | None = None, selected: str | None = None,
-                 hints: dict | None = None, link: str = "?unit=") -> str:
-    """`state` is the engine dict; `viewer` 'north' turns the board (North's home row at the bottom)."""
+def board_view(state: dict, viewer: str | None = None, selected: str | None = None,
+               hints: dict | None = None, link: str = "?unit=") -> dict:
+    """What the board shows: ``field`` (zones, sectors, borders, axes, abandoned guns) and ``units``, plain values
+    (a part is drawn once per what it shows). ``state`` is the engine dict; ``viewer`` 'north' turns the board
+    (North's home row at the bottom); ``hints``: {name: sectors} lit with the class ``hint-<name>``; ``link``: a
+    unit's link is ``link`` followed by its id. Coordinates are SVG user units."""
     flip = viewer == "north"
     hints = hints or {}
     terrain = state.get("terrain", {})
     zones = state.get("settings", {}).get("zone_columns") or {"west": ["a", "b"], "center": ["c", "d"], "east": ["e", "f"]}
-    w, h = LEFT + 6 * CELL + 4, TOP + 6 * CELL + BOTTOM
-    out = [f'<svg class="g-board{" g-flipped" if flip else ""}" viewBox="0 0 {w} {h}" xmlns="http://www.w3.org/2000/svg" '
-           f'role="group" aria-label="{escape(_("Battlefield, 6 by 6 sectors"))}">']
+    field = {"cell": CELL, "zones": [], "sectors": [], "borders": [], "cols": [], "rows": [], "guns": []}
+    view = {"flip": flip, "width": LEFT + 6 * CELL + 4, "height": TOP + 6 * CELL + BOTTOM, "field": field, "units": []}
     # zone labels (relative to the viewer) over their columns
     for zone, cols in zones.items():
         xs = [_pos(f"{c}1", flip)[0] for c in cols]
-        cx = (min(xs) + max(xs) + CELL) / 2
-        out.append(f'<text class="g-zone-label" x="{cx:.0f}" y="{TOP - 6}" text-anchor="middle">'
-                   f'{escape(zone_label(zone, viewer))}</text>')
-    # sectors
+        field["zones"].append({"x": round((min(xs) + max(xs) + CELL) / 2), "y": TOP - 6,
+                              "label": zone_label(zone, viewer)})
+    labels = {}  # a terrain's name, asked once per board
     for row in range(1, 7):
         for col in COLS:
             s = f"{col}{row}"
             x, y = _pos(s, flip)
             t = terrain.get(s, "field")
-            cls = f"g-sector terrain-{t}"
-            for name, sectors in hints.items():
-                if s in sectors:
-                    cls += f" hint-{name}"
-            out.append(f'<g class="{cls}" data-sector="{s}"><title>{s}: {escape(terrain_label(t))}</title>'
-                       f'<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}"/>')
-            if t in TERRAIN_MARK:
-                out.append(f'<text class="g-terrain-mark" x="{x + CELL - 4}" y="{y + 13}" text-anchor="end">{TERRAIN_MARK[t]}</text>')
-            out.append(f'<text class="g-sector-name" x="{x + 3}" y="{y + CELL - 3}">{s}</text></g>')
+            if t not in labels:
+                labels[t] = terrain_label(t)
+            field["sectors"].append({
+                "id": s, "x": x, "y": y, "terrain": t, "terrain_label": labels[t],
+                "hints": [name for name, sectors in sorted(hints.items()) if s in sectors],
+                "mark": TERRAIN_MARK.get(t, ""), "mark_x": x + CELL - 4, "mark_y": y + 13,
+                "name_x": x + 3, "name_y": y + CELL - 3})
     # zone borders
     order = sorted(zones.values(), key=lambda cols: COLS.index(cols[0]))
     for cols in order[:-1]:
         edge = COLS.index(max(cols)) + 1
-        x = LEFT + (6 - edge if flip else edge) * CELL
-        out.append(f'<line class="g-zone-border" x1="{x}" y1="{TOP}" x2="{x}" y2="{TOP + 6 * CELL}"/>')
+        field["borders"].append({"x": LEFT + (6 - edge if flip else edge) * CELL, "y1": TOP, "y2": TOP + 6 * CELL})
     # axis labels
-    for i, col in enumerate(COLS):
-        x = _pos(f"{col}1", flip)[0] + CELL / 2
-        out.append(f'<text class="g-axis" x="{x:.0f}" y="{TOP + 6 * CELL + 13}" text-anchor="middle">{col}</text>')
+    for col in COLS:
+        field["cols"].append({"label": col, "x": round(_pos(f"{col}1", flip)[0] + CELL / 2), "y": TOP + 6 * CELL + 13})
     for row in range(1, 7):
-        y = _pos(f"a{row}", flip)[1] + CELL / 2 + 4
-        out.append(f'<text class="g-axis" x="{LEFT / 2:.0f}" y="{y:.0f}" text-anchor="middle">{row}</text>')
+        field["rows"].append({"label": row, "x": round(LEFT / 2), "y": round(_pos(f"a{row}", flip)[1] + CELL / 2 + 4)})
     # abandoned guns (a battery's gun left without its crew)
     for u in state.get("units", []):
         if u["kind"] == "artillery" and u.get("gun") and u.get("gun_sector") and u.get("location") == "board" \
                 and u.get("gun_sector") != u.get("sector"):
             x, y = _pos(u["gun_sector"], flip)
-            out.append(f'<g class="g-gun-left side-{u["owner"]}"><title>{escape(_("Abandoned gun of %(unit)s") % {"unit": u["id"]})}</title>'
-                       f'<circle cx="{x + 12}" cy="{y + 12}" r="7"/></g>')
+            field["guns"].append({"side": u["owner"], "cx": x + 12, "cy": y + 12,
+                                 "title": _("Abandoned gun of %(unit)s") % {"unit": u["id"]}})
     for u in state.get("units", []):
         if u.get("location", "board") == "board" and u.get("sector"):
-            out.append(_unit(u, flip, selected, link))
-    out.append("</svg>")
-    return "".join(out)
+            view["units"].append(_unit(u, flip, selected, link))
+    return view
 
 
-def _unit(u: dict, flip: bool, selected: str | None, link: str) -> str:
+def _unit(u: dict, flip: bool, selected: str | None, link: str) -> dict:
     x, y = _pos(u["sector"], flip)
-    cx, cy = x + CELL / 2, y + CELL / 2 - 2
+    cx, cy = x + CELL // 2, y + CELL // 2 - 2
     formation = u.get("formation", "column")
     fw, fh = SHAPES.get(formation, SHAPES["column"])
     routed = u.get("flag") == "routed"
-    cls = f"g-unit side-{u['owner']} kind-{u['kind']} formation-{formation}"
-    if routed:
-        cls += " routed"
-    if u["id"] == selected:
-        cls += " selected"
     if u["kind"] == "artillery":
         blocks = f"{u.get('crew', 0)}+{'G' if u.get('gun') else '-'}"
     else:
@@ -109,23 +101,14 @@ def _unit(u: dict, flip: bool, selected: str | None, link: str) -> str:
     if routed:
         title += " — " + _("routed (flag down)")
     left, top = cx - fw / 2, cy - fh / 2
-    parts = [f'<a href="{escape(link + u["id"])}" class="g-unit-link" aria-label="{escape(title)}">',
-             f'<g class="{cls}" data-unit="{escape(u["id"])}"><title>{escape(title)}</title>',
-             f'<rect class="g-hit" x="{x + 1}" y="{y + 1}" width="{CELL - 2}" height="{CELL - 2}"/>',
-             # facing: a triangle on the front edge, turned with the unit
-             f'<polygon class="g-facing" points="{cx - 6},{top - 1} {cx + 6},{top - 1} {cx},{top - 9}" '
-             f'transform="rotate({angle} {cx} {cy})"/>',
-             f'<rect class="g-body" x="{left}" y="{top}" width="{fw}" height="{fh}" rx="2"/>']
-    if u["kind"] == "infantry":
-        parts.append(f'<path class="g-sym" d="M{left} {top}L{left + fw} {top + fh}M{left + fw} {top}L{left} {top + fh}"/>')
-    elif u["kind"] == "cavalry":
-        parts.append(f'<path class="g-sym" d="M{left} {top + fh}L{left + fw} {top}"/>')
-    else:
-        parts.append(f'<circle class="g-sym-dot" cx="{cx}" cy="{cy}" r="{min(fw, fh) / 4}"/>')
-    parts.append(f'<text class="g-blocks" x="{x + CELL - 4}" y="{y + CELL - 4}" text-anchor="end">{escape(blocks)}</text>')
-    if routed:
+    return {
+        "id": u["id"], "href": link + u["id"], "title": title, "owner": u["owner"], "kind": u["kind"],
+        "formation": formation, "routed": routed, "selected": u["id"] == selected, "blocks": blocks,
+        "x": x, "y": y, "cx": cx, "cy": cy, "left": left, "top": top, "w": fw, "h": fh, "right": left + fw,
+        "bottom": top + fh, "angle": angle, "hit": {"x": x + 1, "y": y + 1, "size": CELL - 2},
+        # facing: a triangle on the front edge, turned with the unit
+        "facing": f"{cx - 6},{top - 1} {cx + 6},{top - 1} {cx},{top - 9}",
+        "dot_r": min(fw, fh) / 4, "blocks_x": x + CELL - 4, "blocks_y": y + CELL - 4,
         # the flag lies down
-        parts.append(f'<g class="g-flag-down"><line x1="{x + 5}" y1="{y + 9}" x2="{x + 21}" y2="{y + 9}"/>'
-                     f'<polygon points="{x + 21},{y + 9} {x + 15},{y + 3} {x + 11},{y + 9}"/></g>')
-    parts.append("</g></a>")
-    return "".join(parts)
+        "flag": {"x1": x + 5, "y": y + 9, "x2": x + 21, "points": f"{x + 21},{y + 9} {x + 15},{y + 3} {x + 11},{y + 9}"},
+    }

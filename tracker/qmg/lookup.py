@@ -1,11 +1,13 @@
-"""The rules-dispute lookup: search the rules and cards, and ask the engine about the game at hand."""
+"""QMG's part of the rules lookup (``tracker.lookup``): its rule and card pages, and its questions about the
+position of the game at hand."""
 from __future__ import annotations
 
 from django.http import Http404
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.utils.translation import gettext as _, gettext_lazy
 from django.views.decorators.http import require_GET
 
+from gameplay.common import rulebook as common_rulebook
 from gameplay.qmg import Action, check_action, compute_supply, load_board, rulebook
 from gameplay.qmg.cards import load_catalogue
 from gameplay.qmg.rulings import rulings_for
@@ -27,33 +29,6 @@ TYPE_NAMES = {
 
 
 
-@require_GET
-def rules(request):
-    query = (request.GET.get("q") or "").strip()[:200]
-    lang = _lang()
-    hits = rulebook.search(query, limit=40) if query else []
-    context = {"query": query, "hits": _distinct(hits, lang)[:25], "back_game": back_game(request),
-               "entries": [] if query else [{"id": e.id, "title": e.title(lang), "dispute": e.dispute}
-                                            for e in rulebook.load_rules()]}
-    template = "lookup/_results.html" if request.htmx else "lookup/rules.html"
-    return render(request, template, context)
-
-
-def _distinct(hits, lang) -> list[dict]:
-    """Hits with one line per title: the same card in several decks («Атака на море» is in five) is
-    shown once, with how many decks hold it."""
-    rows, seen = [], {}
-    for h in hits:
-        title = h.title(lang)
-        key = (h.kind, title.casefold())
-        if key in seen:
-            seen[key]["decks"] += 1
-            continue
-        seen[key] = {"kind": h.kind, "id": h.id, "title": title, "snippet": h.snippet, "decks": 1}
-        rows.append(seen[key])
-    return rows
-
-
 LAST_GAME = "last_game"
 
 
@@ -72,8 +47,9 @@ def rule(request, rule_id):
         raise Http404(rule_id)
     lang = _lang()
     related = [_item(x, lang) for x in rulebook.related(rule_id)]
+    rulings = [{"title": r.title(lang), "summary": r.summary(lang)} for r in common_rulebook.rulings_for("qmg", rule_id)]
     return render(request, "lookup/rule.html", {"entry": entry, "title": entry.title(lang), "back_game": back_game(request),
-                                                "text": entry.text(lang), "related": related})
+                                                "text": entry.text(lang), "related": related, "rulings": rulings})
 
 
 @require_GET
@@ -112,12 +88,9 @@ def _item(x, lang) -> dict:
     return {"kind": "card", "id": x.id, "title": x.name_en if lang == "en" else x.name_ru}
 
 
-@require_GET
-def ask(request, pk):
-    """Questions about this game's position: why is a piece (un)supplied, may X attack Y."""
-    game = get_object_or_404(Game, pk=pk, kind=Game.QMG)
-    if access.actor_for(request, game) is None:
-        return render(request, "no_access.html", {"game": game}, status=403)
+def ask_game(request, game):
+    """Questions about this game's position: why is a piece (un)supplied, may X attack Y (``/g/<pk>/ask/`` of a
+    QMG game, ``tracker.lookup.ask``, once the viewer's access is checked)."""
     lang = _lang()
     board = selectors.board_of(game)
     table = selectors.table_of(game)

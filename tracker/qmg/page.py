@@ -9,7 +9,6 @@ from dataclasses import replace
 
 from django.core.cache import cache
 from django.template.loader import render_to_string
-from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
 from gameplay.qmg import compute_supply, victory_step
@@ -27,7 +26,7 @@ from tracker.language import lang as _lang
 
 from . import selectors
 from .cardsteps import CardStepForm, card_steps, free_steps_allowed
-from .board_svg import piece_supplied, render_board_svg, space_rows
+from .board_svg import BoardMap, piece_supplied, space_rows
 from .charts import vp_chart
 from .forms import (
     CATALOGUE, AirForm, DiscardForm, FinishTurnForm, NoteForm, PassForm, PlayCardForm, PrepareForm, ReallocateForm,
@@ -469,9 +468,9 @@ def _guided_steps(card, board, lang) -> list[dict]:
 def _board_context(board, table, supply, lang) -> dict:  # supply: a callable, computed on first use
     ground = replace(table.position, pieces=tuple(p for p in table.position.pieces if p.kind != "air"))
     air = [(p.country, p.space) for p in table.position.pieces if p.kind == "air"]
-    # computed only when the template's cached map fragment is missing (a template calls callables);
-    # render_board_svg escapes every name it inserts
-    return {"board_svg": _once(lambda: mark_safe(render_board_svg(board, ground, supply(), lang=lang, air=air))),
+    # computed only when the template's cached map fragment is missing (a template calls callables); the map is
+    # drawn by the tag {% qmg_board board_map %}
+    return {"board_map": _once(lambda: BoardMap(board, ground, supply(), air=tuple(air), lang=lang)),
             "space_rows": _once(lambda: space_rows_html(space_rows(board, ground, supply(), lang=lang), lang))}
 
 

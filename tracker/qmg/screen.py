@@ -17,7 +17,6 @@ from dataclasses import replace
 
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
@@ -31,7 +30,7 @@ from tracker.core.selectors import history
 from tracker.language import lang as current_lang
 
 from . import selectors
-from .board_svg import SCREEN, render_board_svg
+from .board_svg import SCREEN, BoardMap
 from .charts import vp_chart
 from .forms import CATALOGUE, card_name
 
@@ -68,7 +67,7 @@ def _shown(game) -> dict:
     country = board.countries[active]
     ground = tuple(p for p in table.position.pieces if p.kind != "air")
     air = [(p.country, p.space) for p in table.position.pieces if p.kind == "air"]
-    svg = render_board_svg(board, replace(table.position, pieces=ground), lang=lang, air=air, geometry=SCREEN)
+    board_map = BoardMap(board, replace(table.position, pieces=ground), air=tuple(air), lang=lang, geometry=SCREEN)
     straits = {"axis": [], "allies": []}
     for sid, team in sorted(strait_status(board, table.position).items()):
         straits[team].append((board.straits[sid].ru, board.straits[sid].en)[i])
@@ -82,7 +81,7 @@ def _shown(game) -> dict:
                           "responses": k.responses})
     rows = [r for r in history(game) if r["event"].kind != "create"][:LAST_MOVES]
     return {
-        "board_svg": mark_safe(svg),  # render_board_svg escapes every name it inserts
+        "board_map": board_map,  # drawn by the tag {% qmg_board %}
         "round": table.round, "rounds": board.rounds,
         "active": active, "active_name": (country.ru, country.en)[i], "active_team": country.team,
         "phase_name": PHASE_NAMES[table.phase][i], "window_team": teams.get(table.window, ""),
