@@ -12,7 +12,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 FIXTURES = Path(__file__).resolve().parents[1] / "tracker" / "fixtures" / "rulebook"
 
 
-def test_a_player_looks_up_a_rule_from_the_game(live_server, new_context, monkeypatch):
+def test_a_player_looks_up_a_rule_from_the_game(live_server, new_context, monkeypatch, shot):
     monkeypatch.setattr(rulebook, "ROOT", FIXTURES)
     phone = new_context().new_page()
     phone.goto(live_server.url + "/")
@@ -30,7 +30,9 @@ def test_a_player_looks_up_a_rule_from_the_game(live_server, new_context, monkey
     phone.locator(".rules-filter label", has_text="все игры").click()
     fog = phone.locator('.hits a[href="/rules/fog_of_war/supply/"]')
     expect(fog).to_be_visible()
+    shot(phone, "rules-lookup-every-game")
     fog.click()
     expect(phone.locator("h1")).to_have_text("Снабжение")
     expect(phone.locator(".rulings")).to_contain_text("Без победы блицкриг не продолжается")
     expect(phone.locator(".back-to-game a")).to_contain_text("Спор о снабжении")
+    shot(phone, "rules-lookup-section")

@@ -69,7 +69,7 @@ def test_favicon_and_manifest(client):
 
 def test_the_rules_search_shows_a_card_in_several_decks_once(client):
     html = client.get(reverse("rules"), {"q": "Атака на море"}).content.decode()
-    items = html.split('<li class="hit hit-card">')[1:]
+    items = html.split('<li class="hit hit-card game-qmg">')[1:]
     titles = [i.split("</a>")[0].rsplit(">", 1)[1] for i in items]
     assert titles and len(titles) == len(set(titles))
     assert "Атака на море" in titles
