@@ -93,10 +93,11 @@ def test_a_battle_answered_by_a_face_down_response_asks_only_its_owner(live_serv
     ussr.turn("never asked")
     caught_up(ussr.page, game)
     expect(bar(ussr.page).get_by_role("button", name="Пас")).to_have_count(0)
-    expect(ussr.page.locator("#game")).to_contain_text("спасла карта «Оборонительная позиция»")
+    expect(bar(ussr.page)).to_contain_text("спасла карта «Оборонительная позиция»")
 
     germany.turn("finish")
     caught_up(germany.page, game)
+    expect(bar(germany.page)).to_contain_text("спасла карта «Оборонительная позиция»")
     germany.tap(germany.page.get_by_role("button", name="Закончить ход"))
     germany.settled()
     game.refresh_from_db()
