@@ -185,3 +185,40 @@ def test_which_response_is_held_never_changes_another_phone(client):
         if n != 2:
             assert pages[0][n] == pages[1][n], n
     assert pages[0][2] != pages[1][2]  # the owner's own phone: its card offered, or not
+
+
+def test_an_event_with_no_legal_target_is_warned_of_naming_each_step_and_one_more_tap_plays_it(client):
+    game, phones = us_turn(client.__class__)
+    us = phones[6]
+    r = post(us, game, "play_card", card="Флот переведён в Пёрл-Харбор", card_type="event")
+    assert r.status_code == 409
+    html = r.content.decode()
+    for step in ("создать флот: Восток Тихого океана", "создать флот: Север Тихого океана", "создать армию: Гавайи"):
+        assert step in html
+    assert "допустимой цели нет" in html and "карту всё равно можно сыграть" in html
+    game.refresh_from_db()
+    assert not game.qmg.played  # nothing played yet
+    bar = bar_html(r)
+    confirm = re.search(r'name="confirm" value="([^"]*)"', bar)
+    assert confirm and confirm.group(1) == "us_fleet_deployed_to_pearl_harbor" and "Сыграть всё равно" in bar
+    assert 'value="Флот переведён в Пёрл-Харбор"' in bar  # the card is still there: no dead end
+    r = post(us, game, "play_card", card="Флот переведён в Пёрл-Харбор", card_type="event",
+             confirm="us_fleet_deployed_to_pearl_harbor")
+    assert r.status_code == 200
+    game.refresh_from_db()
+    assert game.qmg.played == "event"
+
+
+def test_a_card_that_can_act_is_played_at_once_and_a_confirmation_counts_for_its_own_card_only(client):
+    game, phones = us_turn(client.__class__)
+    us = phones[6]
+    # confirmed for another card: this one is still checked
+    r = post(us, game, "play_card", card="Флот переведён в Пёрл-Харбор", card_type="event", confirm="us_guadalcanal")
+    assert r.status_code == 409
+    english = as_seat(client.__class__(), game, 6)
+    r = english.post(reverse("command", args=[game.pk]), {
+        "command": "play_card", "version": game.version, "card": "Fleet Deployed to Pearl Harbor",
+        "card_type": "event"}, HTTP_HX_REQUEST="true", HTTP_ACCEPT_LANGUAGE="en")
+    assert r.status_code == 409 and "there is no legal target" in r.content.decode()
+    r = post(us, game, "play_card", card_type="build_army", space="western_us")  # a basic card: no warning
+    assert r.status_code == 200
