@@ -222,3 +222,22 @@ def test_a_card_that_can_act_is_played_at_once_and_a_confirmation_counts_for_its
     assert r.status_code == 409 and "there is no legal target" in r.content.decode()
     r = post(us, game, "play_card", card_type="build_army", space="western_us")  # a basic card: no warning
     assert r.status_code == 200
+
+
+def flash(response) -> str:
+    html = response.content.decode()
+    start = html.index('class="flash ')
+    return html[start:html.index("</div>", start)]
+
+
+def test_a_success_says_what_happened_and_keeps_the_rule_that_allowed_it_folded(client):
+    game, phones = round_two(client.__class__, uk_response=None, blitzkrieg=False)
+    r = post(phones[1], game, "play_card", card_type="land_battle", space="western_europe")
+    assert r.status_code == 200
+    said = flash(r)
+    main, folded = said.split('<details class="flash-why">')
+    assert "сыграна карта «Атака на суше» — убрана: армия" in main
+    assert "Можно атаковать" not in main  # the legality explanation: on demand only
+    assert "<summary>Почему это разрешено</summary>" in folded and "Можно атаковать сектор «Западная Европа»" in folded
+    r = post(phones[1], game, "play_card", card_type="land_battle", space="ukraine")  # a refusal keeps its reason
+    assert r.status_code == 422 and "flash-why" not in flash(r)
