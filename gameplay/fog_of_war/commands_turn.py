@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 
 from gameplay.common import Outcome
+from gameplay.common.words import cards_en, cards_ru
 
 from . import actions as act
 from .cards import Card
@@ -57,8 +58,8 @@ def defend(st: GameState, table: dict, c: dict) -> Outcome:
     if not r.ok:
         return r
     n, p = len(c["cards"]), c["province"]
-    return done(r.state, R("defend", f"{side_ru(c['side'])}: {n} карт(ы) в оборону «{province_name(st, p, 'ru')}».",
-                           f"{side_en(c['side'])}: {n} card(s) defend {province_name(st, p, 'en')}."))
+    return done(r.state, R("defend", f"{side_ru(c['side'])}: {cards_ru(n)} в оборону «{province_name(st, p, 'ru')}».",
+                           f"{side_en(c['side'])}: {cards_en(n)} defend {province_name(st, p, 'en')}."))
 
 
 def new_op(st: GameState, table: dict, c: dict) -> Outcome:
@@ -68,8 +69,8 @@ def new_op(st: GameState, table: dict, c: dict) -> Outcome:
         return r
     n = len(c["cards"])
     # the target stays secret until launch: the public summary names only the slot
-    return done(r.state, R("new_op", f"{side_ru(c['side'])}: новая операция {r.data['slot']} ({n} карт(ы)).",
-                           f"{side_en(c['side'])}: new operation {r.data['slot']} ({n} card(s))."))
+    return done(r.state, R("new_op", f"{side_ru(c['side'])}: новая операция {r.data['slot']} ({cards_ru(n)}).",
+                           f"{side_en(c['side'])}: new operation {r.data['slot']} ({cards_en(n)})."))
 
 
 def cancel_op(st: GameState, table: dict, c: dict) -> Outcome:

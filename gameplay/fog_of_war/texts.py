@@ -7,6 +7,7 @@ Every engine function answers with a :class:`gameplay.common.Outcome`: refused w
 from __future__ import annotations
 
 from gameplay.common import Outcome, Reason
+from gameplay.common.words import cards_en, cards_ru
 
 # code -> (rule reference, Russian text, English text). Texts may hold {placeholders}.
 REASONS: dict[str, tuple[str, str, str]] = {
@@ -82,8 +83,8 @@ REASONS: dict[str, tuple[str, str, str]] = {
     "wins_not_minimal": ("B-21", "Настройка требует минимального набора: карту {card} можно убрать.",
                          "The setting requires a minimal set: card {card} could be left out."),
     "wins_neutral": ("§2.7 Rout / B-21", "Нейтральные карты нельзя класть в стопку побед.", "Neutral cards cannot go to the wins pile."),
-    "quag_wrong_count": ("§2.7 Quagmire", "В потери должно уйти ровно {k} карт(ы), выбрано {got}.",
-                         "Exactly {k} card(s) must go to losses, {got} chosen."),
+    "quag_wrong_count": ("§2.7 Quagmire", "В потери должно уйти ровно {k_ru}, выбрано {got}.",
+                         "Exactly {k_en} must go to losses, {got} chosen."),
     "quag_own_first": ("§2.7 Quagmire / B-22", "Нейтральные карты теряются только после всех своих.",
                        "Neutral cards are lost only after all own cards."),
     "quag_unknown_card": ("§2.7 Quagmire", "Карта {card} не участвует в этом бою.", "Card {card} is not part of this battle."),
@@ -137,6 +138,8 @@ OUTCOME_NAMES = {"victory": ("Победа", "Victory"), "quagmire": ("Упор�
 def reason(code: str, **kw) -> Reason:
     """The reason of ``REASONS[code]`` in Russian and English, naming its rule."""
     rule, ru, en = REASONS[code]
+    if "k" in kw:
+        kw = {**kw, "k_ru": cards_ru(kw["k"]), "k_en": cards_en(kw["k"])}
     return Reason(code, ru.format(**kw), en.format(**kw), rule.format(**kw))
 
 
@@ -164,3 +167,31 @@ def side_name(side: str | None, lang: str = "ru") -> str:
 def outcome_name(outcome: str, lang: str = "ru") -> str:
     names = OUTCOME_NAMES.get(outcome, (outcome, outcome))
     return names[1] if lang == "en" else names[0]
+
+
+KIND_NAMES = {"land": ("суша", "land"), "naval": ("флот", "naval"), "fort": ("форт", "fort"),
+              "air": ("авиация", "air"), "zero": ("ноль", "zero")}
+
+
+def card_name(card, lang: str = "ru") -> str:
+    """A card as printed: its kind and strength («суша 3», "naval 2", «ноль»); ``""`` for a card whose values
+    were never entered (nothing a player could match it by)."""
+    names = KIND_NAMES.get(card.category)
+    if names is None:
+        return ""
+    word = names[1] if lang == "en" else names[0]
+    if card.category == "zero":
+        return word
+    value = card.sea if card.category == "naval" else card.land if card.land is not None else card.sea
+    return f"{word} {value or 0}"
+
+
+def cards_text(cards, lang: str = "ru") -> str:
+    """Cards as a player can match them: the known ones by kind and strength, the others only counted
+    («суша 3, флот 2, 2 карты без значений»)."""
+    names = [card_name(c, lang) for c in cards]
+    known = [n for n in names if n]
+    unknown = len(names) - len(known)
+    if unknown:
+        known.append(cards_en(unknown) if lang == "en" else cards_ru(unknown))
+    return ", ".join(known)
