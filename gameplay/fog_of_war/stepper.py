@@ -18,7 +18,8 @@ from gameplay.common import Outcome, accepted, refused, replay_commands
 from . import commands_battle, commands_map, commands_turn, commands_year_end, mapdata
 from .board import SIDES, BoardMap
 from .cards import Card, check_card_list, parse_card_list
-from .commands_base import R, BadCommand, RevealMissing, card_code, copy_table, engine_of, province_name
+from .commands_base import (R, BadCommand, RevealMissing, card_code, copy_table, engine_of, in_players_words,
+                            province_name)
 from .commands_battle import BATTLE_COMMANDS, draw_quagmire_losses, table_stacks
 from .actions import partner
 from .commands_turn import must_play
@@ -121,10 +122,11 @@ class FogOfWarStepper:
             return refused(exc.reason())
         except LimitError as exc:
             return refused(R("limit", exc.ru, exc.en))
-        except MALFORMED as exc:
-            return refused(R("invalid", f"Неверный ввод ({exc}).", f"Invalid input ({exc})."))
+        except MALFORMED:
+            return refused(R("invalid", "Команда неполна или не подходит к этому столу: выберите из списков на странице.",
+                             "The command is incomplete or does not fit this table: choose from the page's lists."))
         if not out.ok:
-            return refused(named(out.reason))
+            return refused(in_players_words(named(out.reason), engine_of(state)))
         table["engine"] = out.state.to_dict()
         return accepted(table, out.reason, notes=out.notes)
 

@@ -237,6 +237,20 @@ def _hand(view, viewer, lang) -> dict:
             "hand_counts": [(n, cards_count(n, lang)) for n in range(1, unknown + 1)]}
 
 
+def _field(name) -> str:
+    """A form field as the player reads its label (never the field's key)."""
+    return {
+        "counter_rounds": _("Counter-intel bids"), "vp_gain": _("Victory points"), "vp_missing": _("Victory points"),
+        "losses": _("Cards from losses back to discard"), "level": _("Production levels"),
+        "intel_pairs": _("Intel token pairs"), "vp": _("Victory points"), "resources": _("Resources"),
+        "resources_missing": _("Resources"), "reveal_attack": _("Attack cards"),
+        "reveal_defence": _("Defender's cards"), "reveal_neutral": _("Neutral cards in the province"),
+        "wins": _("Wins pile (attack positions)"), "wins_defence": _("Wins pile (defender positions)"),
+        "quag_attacker": _("Quagmire losses (attack positions)"),
+        "quag_defender": _("Quagmire losses (defender positions)"),
+    }.get(name, _("This field"))
+
+
 def _int(post, name, default=0, lo=0, hi=999):
     raw = (post.get(name) or "").strip()
     if raw == "":
@@ -244,16 +258,16 @@ def _int(post, name, default=0, lo=0, hi=999):
     try:
         v = int(raw)
     except ValueError:
-        raise BadInput(_("“%(field)s” must be a whole number.") % {"field": name}) from None
+        raise BadInput(_("“%(field)s” must be a whole number.") % {"field": _field(name)}) from None
     if not lo <= v <= hi:
-        raise BadInput(_("“%(field)s” is out of range.") % {"field": name})
+        raise BadInput(_("“%(field)s” is out of range.") % {"field": _field(name)})
     return v
 
 
 def _codes(post, name):
     raw = post.get(name) or ""
     if not card_list_size_ok(raw):
-        raise BadInput(_("“%(field)s”: at most %(n)s cards.") % {"field": name, "n": MAX_CARDS})
+        raise BadInput(_("“%(field)s”: at most %(n)s cards.") % {"field": _field(name), "n": MAX_CARDS})
     return [t.upper() for t in raw.replace(",", " ").split()]
 
 
@@ -261,7 +275,7 @@ def _positions(post, name, stack):
     out = []
     for t in (post.get(name) or "").replace(",", " ").split():
         if not t.isdigit() or not 1 <= int(t) <= len(stack):
-            raise BadInput(_("“%(field)s”: positions are numbers from 1 to %(n)s.") % {"field": name, "n": len(stack)})
+            raise BadInput(_("“%(field)s”: positions are numbers from 1 to %(n)s.") % {"field": _field(name), "n": len(stack)})
         out.append(stack[int(t) - 1])
     return out
 
