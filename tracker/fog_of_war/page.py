@@ -27,6 +27,10 @@ from tracker.language import lang as _lang
 from . import house_rules
 from .forms import MAP_MARKS, MapForm
 
+# commands that read a side's hidden cards (its hand, its operations' face-down stacks): only its own seat sends them
+SECRET_COMMANDS = HAND_COMMANDS + ("launch", "resolve_quagmire")
+
+
 def _viewer(actor) -> str | None:
     if actor.seat is not None and actor.seat.countries:
         return actor.seat.countries[0]
@@ -430,6 +434,9 @@ def parse(request, game, actor, current) -> Parsed:
     side = _acting_side(actor, st, kind, post)
     if side is not None and side not in actor.allowed(SIDES):
         raise BadInput(_("You cannot act for this side."), status=403)
+    if side is not None and side not in actor.own_roles and kind in SECRET_COMMANDS:
+        # before anything reads the side's hand or operations: the answer could name a hidden card or target
+        raise BadInput(log.SECRET_REASON.text(_lang()), status=403)
     try:
         command = build_command(post, st, side)
     except BadInput as exc:
