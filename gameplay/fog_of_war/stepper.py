@@ -35,6 +35,7 @@ HANDLERS = {**commands_turn.HANDLERS, **commands_battle.HANDLERS, **commands_map
 HAND_COMMANDS = ("defend", "new_op", "reinforce_op", "reinforce_quagmire")  # they play cards from the hand
 TURN_COMMANDS = HAND_COMMANDS + ("start_turn", "cancel_op", "launch", "resolve_quagmire", "intel", "end_turn",
                                  "partner_done")
+OWN_COMMANDS = ("name_cards",)  # a side's own secret at any time: its seat names its hand cards as printed
 GLOBAL_COMMANDS = ("set_map", "set_control") + tuple(c for c in YE_COMMANDS if c not in YE_SIDE_COMMANDS)  # no side
 SEEDED_COMMANDS = ("intel", "ye_split_wins", "ye_new_decks", "ye_reinforcements")  # a seed draws their random part
 SETUP_LISTS = (("axis", "Карты Оси", "The Axis cards"), ("allies", "Карты Союзников", "The Allied cards"),
@@ -181,6 +182,7 @@ class FogOfWarStepper:
 STEPPER = FogOfWarStepper()
 
 # the stepper, and the queries a page needs besides it (all pure; none decides for the web layer)
-__all__ = ["BATTLE_COMMANDS", "GLOBAL_COMMANDS", "HANDLERS", "HAND_COMMANDS", "HIDDEN", "STEPPER", "TURN_COMMANDS",
+__all__ = ["BATTLE_COMMANDS", "GLOBAL_COMMANDS", "HANDLERS", "HAND_COMMANDS", "HIDDEN", "OWN_COMMANDS", "STEPPER",
+           "TURN_COMMANDS",
            "YE_SIDE_COMMANDS", "FogOfWarStepper", "card_code", "checklist", "choices", "engine_of", "initial_state",
            "is_hidden", "must_play", "outcome_name", "partner", "province_name", "table_stacks", "year_end_next"]

@@ -24,7 +24,7 @@
     if (el.classList.contains("reveal-chip")) { add(form, el.getAttribute("data-target"), el.getAttribute("data-code")); return; }
     var box = el.closest(".reveal-taps");
     var to = form.querySelector("input[name=reveal_to]:checked");
-    var stack = to ? to.value : "reveal_attack";
+    var stack = box.getAttribute("data-input") || (to ? to.value : "reveal_attack");
     if (el.classList.contains("reveal-kind")) {
       if (el.getAttribute("data-kind") === "Z") { add(form, stack, "Z"); return; }
       box.setAttribute("data-kind", el.getAttribute("data-kind"));

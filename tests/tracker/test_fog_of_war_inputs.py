@@ -18,7 +18,7 @@ from .test_fog_of_war_views import HTMX, create, seat
 pytestmark = pytest.mark.django_db
 
 COMMANDS = ["start_turn", "defend", "new_op", "reinforce_op", "cancel_op", "reinforce_quagmire", "launch",
-            "resolve_quagmire", "intel", "end_turn", "partner_done", "ye_score_vp", "ye_spend", "set_control", "nonsense"]
+            "resolve_quagmire", "intel", "end_turn", "partner_done", "ye_score_vp", "ye_spend", "set_control", "name_cards", "nonsense"]
 JUNK = ["", "zz", "-1", "999999", "ABC", "north_sea", "L3 L2", "Q9", "1 2 3", "x" * 30]
 # what no page may show: keys of provinces, sides, piles, settings; card ids; the engine's English
 INTERNAL = re.compile(r"\b[a-z]+_[a-z_]+\b|\b(?:ax|al|ne|axis|allies)-\d+\b|\b(?:axis|allies|discard|losses|wins)\b"
@@ -68,6 +68,7 @@ def build(game, who, command, pick):
     for key in ("losses", "level", "intel_pairs", "vp", "vp_gain", "resources"):
         data[key] = choose(["0", "1", "x", "-3", "500"])
     data["control"] = choose(["axis", "allies", "neutral", "zz"])
+    data["codes"] = choose(["L3", "L3 N2", "Q9", "", "Z Z Z Z"])
     if who in ("axis", "allies") and pick % 5 == 0:
         data["side"] = "allies" if who == "axis" else "axis"  # the other seat's side
     return data
@@ -113,3 +114,27 @@ def test_random_choices_answer_in_the_players_words(db, client, steps):
             r = phones[active].post(reverse("command", args=[game.pk]), {"command": "start_turn",
                                                                          "version": game.version}, **HTMX)
             assert r.status_code == 200, messages_of(r.content.decode())
+
+
+def test_a_seat_names_its_hand_cards_as_printed_and_the_reveal_asks_only_the_others(client):
+    """The club that prefers it tells the app each drawn card by kind and strength: the hand then lists them as
+    printed, a launch types only the unnamed cards, and nobody else may name them."""
+    from .test_fog_of_war_views import hand, post, st
+
+    game = create(client)
+    axis, allies = seat(Client(), game, 1), seat(Client(), game, 2)
+    r = post(axis, game, "name_cards", codes="L3 n2")
+    assert r.status_code == 200, messages_of(r.content.decode())
+    page = visible(axis.get(reverse("game", args=[game.pk])).content.decode())
+    assert "3 карты : суша 3 флот 2" in page
+    assert "суша 3" not in visible(allies.get(reverse("game", args=[game.pk])).content.decode())
+    assert post(axis, game, "name_cards", codes="L1 L1").status_code == 422  # one card is left unnamed
+    assert "Неназванных карт на руке: 1" in messages_of(post(axis, game, "name_cards", codes="L1 L1").content.decode())
+    assert post(axis, game, "name_cards", codes="Q7").status_code == 422
+    assert post(client, game, "name_cards", side="axis", codes="L1").status_code == 403  # the host: not its secret
+    assert post(allies, game, "name_cards", side="axis", codes="L1").status_code == 403
+    named = [c for c in st(game)["sides"]["axis"]["hand"] if c["category"] != "unknown"]
+    assert sorted((c["category"], c["land"], c["sea"]) for c in named) == [("land", 3, None), ("naval", None, 2)]
+    assert post(axis, game, "start_turn").status_code == 200
+    ids = [c["id"] for c in named] + [i for i in hand(game, "axis") if i not in {c["id"] for c in named}]
+    assert post(axis, game, "new_op", target="vichy", cards=ids[:2]).status_code == 200

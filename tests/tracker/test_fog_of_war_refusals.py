@@ -15,7 +15,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from gameplay.fog_of_war.stepper import GLOBAL_COMMANDS, TURN_COMMANDS, YE_SIDE_COMMANDS
+from gameplay.fog_of_war.stepper import GLOBAL_COMMANDS, OWN_COMMANDS, TURN_COMMANDS, YE_SIDE_COMMANDS
 from tests.refusals import CURRENT, assert_refusals_alike
 from tracker.core import log
 
@@ -61,14 +61,14 @@ VIEWERS = {
 
 def hidden_choices(game, version):
     hand = [c["id"] for c in log.current_state(game)["engine"]["sides"]["allies"]["hand"]]
-    for command in TURN_COMMANDS:
+    for command in TURN_COMMANDS + OWN_COMMANDS:
         for side in ("allies", ""):
             base = {"command": command, "version": version, "side": side}
             yield "command", base
             for target in ALLIES:
                 yield "command", {**base, "target": target, "province": target, "origin": "britain", "slot": "A",
                                   "cards": hand[:1], "reveal_attack": "L3", "reveal_defence": "L1"}
-            yield "command", {**base, "n_cards": "2", "province": "vichy", "target_kind": "defence"}
+            yield "command", {**base, "n_cards": "2", "province": "vichy", "target_kind": "defence", "codes": "L3 L2"}
             yield "command", {**base, "slot": "A", "target_kind": "op", "origin": "egypt", "wins": "1"}
 
 

@@ -14,7 +14,7 @@ from gameplay.fog_of_war.limits import MAX_CARD_TEXT, MAX_CARDS
 from gameplay.fog_of_war.state import SLOTS
 from gameplay.fog_of_war.texts import card_name, cards_text
 from gameplay.common.words import cards as cards_count
-from gameplay.fog_of_war.stepper import (BATTLE_COMMANDS, GLOBAL_COMMANDS, HAND_COMMANDS, HIDDEN, STEPPER,
+from gameplay.fog_of_war.stepper import (BATTLE_COMMANDS, GLOBAL_COMMANDS, HAND_COMMANDS, HIDDEN, OWN_COMMANDS, STEPPER,
                                          TURN_COMMANDS, YE_SIDE_COMMANDS, card_code, checklist, choices, engine_of,
                                          is_hidden, must_play, outcome_name, partner, province_name, table_stacks,
                                          year_end_next)
@@ -28,7 +28,7 @@ from . import house_rules
 from .forms import MAP_MARKS, MapForm
 
 # commands that read a side's hidden cards (its hand, its operations' face-down stacks): only its own seat sends them
-SECRET_COMMANDS = HAND_COMMANDS + ("launch", "resolve_quagmire")
+SECRET_COMMANDS = HAND_COMMANDS + OWN_COMMANDS + ("launch", "resolve_quagmire")
 
 
 def _viewer(actor) -> str | None:
@@ -251,7 +251,7 @@ def _field(name) -> str:
         "reveal_defence": _("Defender's cards"), "reveal_neutral": _("Neutral cards in the province"),
         "wins": _("Wins pile (attack positions)"), "wins_defence": _("Wins pile (defender positions)"),
         "quag_attacker": _("Quagmire losses (attack positions)"),
-        "quag_defender": _("Quagmire losses (defender positions)"),
+        "quag_defender": _("Quagmire losses (defender positions)"), "codes": _("Your hand cards as printed"),
     }.get(name, _("This field"))
 
 
@@ -356,6 +356,10 @@ def build_command(post, st, side) -> dict:
         c["target"] = target
         c["end_of_turn"] = post.get("end_of_turn") == "on"
         c["counter_rounds"] = _int(post, "counter_rounds", 0, 0, 20)
+    if kind == "name_cards":
+        c["codes"] = _codes(post, "codes")
+        if not c["codes"]:
+            raise BadInput(_("Tap each card's kind and strength, or type them (L3 N2 F1 A2 Z)."))
     if kind == "set_map":
         form = MapForm(post)
         if not form.is_valid():
@@ -428,7 +432,7 @@ def parse(request, game, actor, current) -> Parsed:
     keep = {"form_data": post}
     version = version_of(post)
     kind = post.get("command", "")
-    if kind not in TURN_COMMANDS + YE_SIDE_COMMANDS + GLOBAL_COMMANDS:
+    if kind not in TURN_COMMANDS + OWN_COMMANDS + YE_SIDE_COMMANDS + GLOBAL_COMMANDS:
         raise BadInput(_("Unknown command."))
     st = engine_of(current())
     side = _acting_side(actor, st, kind, post)
