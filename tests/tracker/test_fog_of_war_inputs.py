@@ -138,3 +138,17 @@ def test_a_seat_names_its_hand_cards_as_printed_and_the_reveal_asks_only_the_oth
     assert post(axis, game, "start_turn").status_code == 200
     ids = [c["id"] for c in named] + [i for i in hand(game, "axis") if i not in {c["id"] for c in named}]
     assert post(axis, game, "new_op", target="vichy", cards=ids[:2]).status_code == 200
+
+
+def test_a_refused_form_comes_back_open_with_what_was_chosen(client):
+    from .test_fog_of_war_views import post
+
+    game = create(client)
+    axis = seat(Client(), game, 1)
+    assert post(axis, game, "start_turn").status_code == 200
+    r = post(axis, game, "new_op", target="vichy", n_cards="9")  # more cards than the hand holds
+    assert r.status_code == 400
+    body = r.content.decode()
+    assert "У вас на руке меньше карт." in messages_of(body)
+    form = body[body.index('class="act-new-op"') - 400:body.index("Поставить на NEW OP")]
+    assert "<details class=\"action\" open>" in form and '<option value="vichy" selected>' in form
