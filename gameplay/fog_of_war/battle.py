@@ -143,7 +143,7 @@ def check_wins(pool: list[Card], chosen_ids: list[str], kind: str, need: int, ru
     if rule == "minimal_only" and avail >= need:
         for c in chosen:
             if got - (c.value(kind) or 0) >= need:
-                return refuse("wins_not_minimal", card=c.id)
+                return refuse("wins_not_minimal", card=c)
     return ok(cards=chosen)
 
 

@@ -15,6 +15,8 @@ the table. Handlers never draw randomness: every random pick is in the command (
 """
 from __future__ import annotations
 
+import re
+
 from gameplay.common import Outcome, Reason, accepted, refused
 
 from .cards import Card
@@ -115,3 +117,20 @@ def card_ids(c: dict) -> list[str]:
     if not isinstance(ids, list) or not all(isinstance(x, str) for x in ids):
         raise BadCommand("cards")
     return ids
+
+
+def in_players_words(r: Reason, st: GameState) -> Reason:
+    """The reason with every province key and side key the engine put in it written as the players name them
+    («Северное море», not ``north_sea``)."""
+    keys = sorted(st.provinces, key=len, reverse=True)
+    if not keys:
+        return r
+    pattern = re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, keys + ["axis", "allies"])) + r")(?![\w-])")
+
+    def name(lang):
+        def sub(m):
+            key = m.group(1)
+            return side_name(key, lang) if key in ("axis", "allies") else province_name(st, key, lang)
+        return sub
+
+    return Reason(r.code, pattern.sub(name("ru"), r.ru), pattern.sub(name("en"), r.en), r.rule)

@@ -189,10 +189,10 @@ def _record_battle(st: GameState, r: Outcome, table: dict, c: dict, target: str)
     table["battles"] = (table["battles"] + [battle_record(st, r, c, target)])[-MAX_BATTLES:]
     o = OUTCOME_NAMES[br.outcome]
     ru_t, en_t = province_name(st, target, "ru"), province_name(st, target, "en")
-    ru = f"{side_ru(side)} атакует «{ru_t}»: A {br.a} против D {br.d} — {o[0]}."
+    ru = f"{side_ru(side)} {'атакуют' if side == 'allies' else 'атакует'} «{ru_t}»: A {br.a} против D {br.d} — {o[0]}."
     en = f"{side_en(side)} attacks {en_t}: A {br.a} against D {br.d} — {o[1]}."
     if r.state.winner:
-        ru += f" Игра окончена: побеждает {side_ru(r.state.winner)}."
+        ru += f" Игра окончена: {'побеждают' if r.state.winner == 'allies' else 'побеждает'} {side_ru(r.state.winner)}."
         en += f" Game over: the {side_en(r.state.winner)} win."
     return done(r.state, R("battle", ru, en))
 

@@ -5,11 +5,14 @@ Each handler is ``handler(st, table, command) -> Outcome`` (see ``commands_base`
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from gameplay.common import Outcome
+from gameplay.common.words import cards_en, cards_ru
 
 from . import actions as act
-from .cards import Card
+from .cards import Card, parse_card
+from .limits import MAX_CARDS
 from .commands_base import (MAX_INTEL, R, BadCommand, card_ids, card_record, done, need_rotation, no,
                             province_name, side_en, side_ru)
 from .intel import intel as do_intel
@@ -57,8 +60,8 @@ def defend(st: GameState, table: dict, c: dict) -> Outcome:
     if not r.ok:
         return r
     n, p = len(c["cards"]), c["province"]
-    return done(r.state, R("defend", f"{side_ru(c['side'])}: {n} карт(ы) в оборону «{province_name(st, p, 'ru')}».",
-                           f"{side_en(c['side'])}: {n} card(s) defend {province_name(st, p, 'en')}."))
+    return done(r.state, R("defend", f"{side_ru(c['side'])}: {cards_ru(n)} в оборону «{province_name(st, p, 'ru')}».",
+                           f"{side_en(c['side'])}: {cards_en(n)} defend {province_name(st, p, 'en')}."))
 
 
 def new_op(st: GameState, table: dict, c: dict) -> Outcome:
@@ -68,8 +71,8 @@ def new_op(st: GameState, table: dict, c: dict) -> Outcome:
         return r
     n = len(c["cards"])
     # the target stays secret until launch: the public summary names only the slot
-    return done(r.state, R("new_op", f"{side_ru(c['side'])}: новая операция {r.data['slot']} ({n} карт(ы)).",
-                           f"{side_en(c['side'])}: new operation {r.data['slot']} ({n} card(s))."))
+    return done(r.state, R("new_op", f"{side_ru(c['side'])}: новая операция {r.data['slot']} ({cards_ru(n)}).",
+                           f"{side_en(c['side'])}: new operation {r.data['slot']} ({cards_en(n)})."))
 
 
 def cancel_op(st: GameState, table: dict, c: dict) -> Outcome:
@@ -159,6 +162,30 @@ def end_turn(st: GameState, table: dict, c: dict) -> Outcome:
     return done(r.state, R("end_turn", ru, en))
 
 
+def name_cards(st: GameState, table: dict, c: dict) -> Outcome:
+    """A side tells the app what is printed on the hand cards it has not named yet (kind and strength, in the order
+    given): from then on they are named as printed and need not be typed at a reveal. Any time; only the side's own
+    seat sends it (the values are its secret)."""
+    codes = c.get("codes")
+    if not isinstance(codes, list) or not codes or not all(isinstance(x, str) for x in codes) or len(codes) > MAX_CARDS:
+        raise BadCommand("codes")
+    hand = st.sides[c["side"]].hand
+    blank = [i for i, x in enumerate(hand) if x.category == "unknown"]
+    if len(codes) > len(blank):
+        return no("name_too_many", f"Неназванных карт на руке: {len(blank)}, а названо {len(codes)}.",
+                  f"Unnamed cards in hand: {len(blank)}, but {len(codes)} named.", "§2.10")
+    try:
+        named = [parse_card(code, c["side"]) for code in codes]
+    except ValueError:
+        return no("name_code", "Карту называют родом войск и силой, как напечатано: L3, N2, F1, A2 или Z.",
+                  "A card is named by its kind and strength as printed: L3, N2, F1, A2 or Z.", "§2.5")
+    for i, card in zip(blank, named):
+        hand[i] = replace(card, id=hand[i].id)
+    n = len(codes)
+    return done(st, R("name_cards", f"{side_ru(c['side'])}: карты на руке названы ({cards_ru(n)}).",
+                      f"{side_en(c['side'])}: hand cards named ({cards_en(n)})."))
+
+
 def must_play(st: GameState, side: str | None) -> bool:
     """§2.2 step 3: the side's turn is under way (or it acts inside it without a deck, B-4) and it must still
     play a hand card before ending it."""
@@ -168,4 +195,4 @@ def must_play(st: GameState, side: str | None) -> bool:
 
 HANDLERS = {"start_turn": start_turn, "defend": defend, "new_op": new_op, "cancel_op": cancel_op,
             "reinforce_op": reinforce_op, "reinforce_quagmire": reinforce_quagmire, "intel": intel,
-            "end_turn": end_turn, "partner_done": partner_done}
+            "end_turn": end_turn, "partner_done": partner_done, "name_cards": name_cards}

@@ -18,7 +18,8 @@ from gameplay.common import Outcome, accepted, refused, replay_commands
 from . import commands_battle, commands_map, commands_turn, commands_year_end, mapdata
 from .board import SIDES, BoardMap
 from .cards import Card, check_card_list, parse_card_list
-from .commands_base import R, BadCommand, RevealMissing, card_code, copy_table, engine_of, province_name
+from .commands_base import (R, BadCommand, RevealMissing, card_code, copy_table, engine_of, in_players_words,
+                            province_name)
 from .commands_battle import BATTLE_COMMANDS, draw_quagmire_losses, table_stacks
 from .actions import partner
 from .commands_turn import must_play
@@ -34,6 +35,7 @@ HANDLERS = {**commands_turn.HANDLERS, **commands_battle.HANDLERS, **commands_map
 HAND_COMMANDS = ("defend", "new_op", "reinforce_op", "reinforce_quagmire")  # they play cards from the hand
 TURN_COMMANDS = HAND_COMMANDS + ("start_turn", "cancel_op", "launch", "resolve_quagmire", "intel", "end_turn",
                                  "partner_done")
+OWN_COMMANDS = ("name_cards",)  # a side's own secret at any time: its seat names its hand cards as printed
 GLOBAL_COMMANDS = ("set_map", "set_control") + tuple(c for c in YE_COMMANDS if c not in YE_SIDE_COMMANDS)  # no side
 SEEDED_COMMANDS = ("intel", "ye_split_wins", "ye_new_decks", "ye_reinforcements")  # a seed draws their random part
 SETUP_LISTS = (("axis", "Карты Оси", "The Axis cards"), ("allies", "Карты Союзников", "The Allied cards"),
@@ -121,10 +123,11 @@ class FogOfWarStepper:
             return refused(exc.reason())
         except LimitError as exc:
             return refused(R("limit", exc.ru, exc.en))
-        except MALFORMED as exc:
-            return refused(R("invalid", f"Неверный ввод ({exc}).", f"Invalid input ({exc})."))
+        except MALFORMED:
+            return refused(R("invalid", "Команда неполна или не подходит к этому столу: выберите из списков на странице.",
+                             "The command is incomplete or does not fit this table: choose from the page's lists."))
         if not out.ok:
-            return refused(named(out.reason))
+            return refused(in_players_words(named(out.reason), engine_of(state)))
         table["engine"] = out.state.to_dict()
         return accepted(table, out.reason, notes=out.notes)
 
@@ -179,6 +182,7 @@ class FogOfWarStepper:
 STEPPER = FogOfWarStepper()
 
 # the stepper, and the queries a page needs besides it (all pure; none decides for the web layer)
-__all__ = ["BATTLE_COMMANDS", "GLOBAL_COMMANDS", "HANDLERS", "HAND_COMMANDS", "HIDDEN", "STEPPER", "TURN_COMMANDS",
+__all__ = ["BATTLE_COMMANDS", "GLOBAL_COMMANDS", "HANDLERS", "HAND_COMMANDS", "HIDDEN", "OWN_COMMANDS", "STEPPER",
+           "TURN_COMMANDS",
            "YE_SIDE_COMMANDS", "FogOfWarStepper", "card_code", "checklist", "choices", "engine_of", "initial_state",
            "is_hidden", "must_play", "outcome_name", "partner", "province_name", "table_stacks", "year_end_next"]

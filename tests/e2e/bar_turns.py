@@ -14,7 +14,7 @@ one scroll — then taps exactly there. Where a decision bar (``#decision-bar``)
 the ones tapped; without one, the page's own. The other phone's moves are made with Playwright's clicks and not
 counted. For each tap the script prints the target, its top in the page (px from the top of the document), the
 page's height and whether a scroll was needed; the totals per turn at the end. A screenshot of the screen at
-the decision (the two hand cards ticked; the card, unit and target chosen) is left in test-artifacts/ as
+the decision (two hand cards chosen; the card, unit and target chosen) is left in test-artifacts/ as
 ``<shots>-fog-of-war-360.png`` and ``<shots>-generalissimus-360.png`` (the whole page as ``…-full.png``).
 """
 import argparse
@@ -116,9 +116,13 @@ def fog_of_war(new_page, url, seats, shots):
     axis.tap(axis.root().locator("form:has(input[value=start_turn]) button[type=submit]"), "rotate the wheel", True)
     axis.tap(axis.root().locator("details.action > summary").filter(has_text="Новая операция"), "open «Новая операция»")
     axis.choose(axis.root().locator("form.act-new-op select[name=target]"), "vichy", "target: vichy")
-    chips = axis.root().locator("form.act-new-op .hand-pick label")
-    axis.tap(chips.nth(0), "hand card 1")
-    axis.tap(chips.nth(1), "hand card 2")
+    count = axis.root().locator('form.act-new-op .hand-pick label.hand-count:has(input[value="2"])')
+    if count.count():  # the hand as a count: one tap on «2 карты»
+        axis.tap(count, "two hand cards («2 карты»)")
+    else:  # each hand card a checkbox
+        chips = axis.root().locator("form.act-new-op .hand-pick label")
+        axis.tap(chips.nth(0), "hand card 1")
+        axis.tap(chips.nth(1), "hand card 2")
     axis.shot(f"{shots}-fog-of-war-360")
     axis.tap(axis.root().locator("form.act-new-op button[type=submit]"), "place at NEW OP (submit)", True)
     axis.tap(axis.root().locator("form.act-end button[type=submit]"), "end the turn («Закончить ход и добрать»)", True)

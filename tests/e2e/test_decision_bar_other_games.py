@@ -88,11 +88,9 @@ def test_fog_of_war_a_turn_in_the_bar(live_server, new_context):
     expect(bar.locator(".bar-answer .flash-success")).to_contain_text("колесо повёрнуто")
     axis.tap(bar.locator("details.action > summary").filter(has_text="Новая операция"))
     axis.choose(bar.locator("form.act-new-op select[name=target]"), "vichy")
-    chips = bar.locator("form.act-new-op .hand-pick label")
-    axis.tap(chips.nth(0))
-    axis.tap(chips.nth(1))
-    # the open form scrolls inside the bar; its button and the end of the turn stay on the screen
-    capped(axis_page, .72, bar.locator("form.act-new-op button[type=submit]"), bar.locator("form.act-end button"))
+    axis.tap(bar.locator('form.act-new-op .hand-pick label.hand-count:has(input[value="2"])'))  # «2 карты»
+    # the open form scrolls inside the bar (at most half the screen); its button and the end of the turn stay on it
+    capped(axis_page, .5, bar.locator("form.act-new-op button[type=submit]"), bar.locator("form.act-end button"))
     screen(axis_page, "decision-bar-fog-of-war-360")
     axis.tap(bar.locator("form.act-new-op button[type=submit]"))
     axis.settled()

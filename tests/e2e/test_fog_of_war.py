@@ -11,6 +11,8 @@ from tracker.models import FowMap, Game
 
 from .conftest import ARTIFACTS
 
+PHONE_640 = {"width": 360, "height": 640}
+
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
@@ -24,6 +26,25 @@ def press(page, form_class, label_re=None):
 def submit(page, command, label_re):
     page.locator(f"form:has(input[name=command][value={command}]) button[type=submit]",
                  has_text=re.compile(label_re)).first.click()
+
+
+BROKEN_WORDS = """() => {
+    const broken = [];
+    for (const th of document.querySelectorAll("#game table.fow-table th")) {
+        if (!th.offsetParent) continue;
+        const walk = document.createTreeWalker(th, NodeFilter.SHOW_TEXT);
+        for (let node = walk.nextNode(); node; node = walk.nextNode()) {
+            for (const m of node.textContent.matchAll(/\\S+/g)) {
+                const range = document.createRange();
+                range.setStart(node, m.index);
+                range.setEnd(node, m.index + m[0].length);
+                const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+                if (lines.size > 1) broken.push(m[0]);
+            }
+        }
+    }
+    return broken;
+}"""
 
 
 def test_two_phones_resolve_a_battle(live_server, new_context, shot):
@@ -40,9 +61,9 @@ def test_two_phones_resolve_a_battle(live_server, new_context, shot):
     game = Game.objects.get(name="Туман E2E")
 
     path = lambda url: live_server.url + "/" + url.split("/", 3)[3]  # noqa: E731
-    axis = new_context().new_page()
+    axis = new_context(viewport=PHONE_640).new_page()
     axis.goto(path(axis_url))
-    allies = new_context().new_page()
+    allies = new_context(viewport=PHONE_640).new_page()
     allies.goto(path(allies_url))
     expect(axis.locator(".status-bar .active")).to_contain_text("Ось")
     expect(allies.locator(".waiting")).to_be_visible()
@@ -52,11 +73,17 @@ def test_two_phones_resolve_a_battle(live_server, new_context, shot):
     expect(axis.locator(".flash-success")).to_contain_text("колесо повёрнуто")
     axis.locator("details.action summary", has_text=re.compile("Новая операция|New operation")).click()
     axis.select_option("form.act-new-op select[name=target]", "vichy")
-    boxes = axis.locator("form.act-new-op input[name=cards]")
-    boxes.nth(0).check()
-    boxes.nth(1).check()
+    # the hand is a count (no card values entered): no card is listed by anything a player cannot match
+    expect(axis.locator(".my-hand .hand-count")).to_have_text("3 карты")
+    hand_texts = axis.locator(".my-hand").inner_text() + axis.locator("form.act-new-op .hand-pick").inner_text()
+    assert not re.search(r"карта \d|card \d|ax-\d|al-\d", hand_texts), hand_texts
+    axis.locator('form.act-new-op label.hand-count:has(input[value="2"])').click()  # «2 карты»
+    bar = axis.locator("#decision-bar").bounding_box()
+    assert bar["height"] <= PHONE_640["height"] / 2 + 1, bar  # the bar leaves the other half of the screen
+    expect(axis.locator("form.act-new-op button[type=submit]")).to_be_in_viewport()
     press(axis, "act-new-op")
-    expect(axis.locator(".flash-success")).to_contain_text("новая операция A")
+    expect(axis.locator(".flash-success")).to_contain_text("новая операция A (2 карты)")
+    assert axis.evaluate(BROKEN_WORDS) == []  # no table head breaks inside a word at 360 px
     expect(axis.locator(".op-target")).to_contain_text("Виши")
     shot(axis, "fog-of-war-02-axis-plans-an-operation")
     press(axis, "act-end")
@@ -68,7 +95,7 @@ def test_two_phones_resolve_a_battle(live_server, new_context, shot):
     submit(allies, "start_turn", "Повернуть|Rotate")
     allies.locator("details.action summary", has_text=re.compile("Оборонять|Defend")).click()  # folded in the bar
     allies.select_option("form.act-defend select[name=province]", "vichy")
-    allies.locator("form.act-defend input[name=cards]").nth(0).check()
+    allies.locator('form.act-defend label.hand-count:has(input[value="1"])').click()  # «1 карта»
     press(allies, "act-defend")
     expect(allies.locator(".flash-success")).to_contain_text("Виши")
     shot(allies, "fog-of-war-03-allies-defend")
@@ -82,8 +109,15 @@ def test_two_phones_resolve_a_battle(live_server, new_context, shot):
     form.locator("select[name=origin]").select_option("italy")
     form.locator("select[name=supply_reaches]").select_option("yes")  # the rules' partial map: asked (B-17)
     form.locator("select[name=wheel_mark]").select_option("none")  # the rules' wheel: the mark is asked (B-3)
-    form.locator("input[name=reveal_attack]").fill("L3 L2")
-    form.locator("input[name=reveal_defence]").fill("L1")
+    # each revealed card told by what is printed on it: its kind, then its strength (two taps)
+    taps = form.locator(".reveal-taps")
+    taps.locator("button.reveal-kind", has_text="суша").click()
+    taps.locator("button.reveal-value", has_text="3").click()
+    taps.locator("button.reveal-value", has_text="2").click()  # the kind stays chosen
+    taps.locator('label:has(input[value="reveal_defence"])').click()
+    taps.locator("button.reveal-value", has_text="1").click()
+    expect(form.locator("input[name=reveal_attack]")).to_have_value("L3 L2")
+    expect(form.locator("input[name=reveal_defence]")).to_have_value("L1")
     form.locator("button[value=preview]").click()
     expect(axis.locator(".battle-result.preview .strengths")).to_contain_text("A 5")
     expect(axis.locator(".battle-result.preview .outcome")).to_contain_text("Победа")

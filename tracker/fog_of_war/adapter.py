@@ -1,12 +1,13 @@
 """*The Fog of War*'s adapter to the shared core: the engine's stepper, its JSON state, its page."""
 from __future__ import annotations
 
-from gameplay.fog_of_war.stepper import HAND_COMMANDS, STEPPER, FogOfWarStepper
+from gameplay.fog_of_war.stepper import STEPPER, FogOfWarStepper
 
 from tracker.core.models import Game
 from tracker.core.registry import GameAdapter, seen
 
 from . import page
+from .page import SECRET_COMMANDS
 
 
 class FogOfWarAdapter(GameAdapter):
@@ -23,8 +24,9 @@ class FogOfWarAdapter(GameAdapter):
         return state["engine"].get("winner")
 
     def secret(self, command: dict) -> bool:
-        """Cards played from a hand: only the hand's own seat knows them."""
-        return command.get("type") in HAND_COMMANDS
+        """Cards played from a hand, and a battle fought with an operation's face-down cards: only the side's own
+        seat knows them (the engine's answer to anyone else could name the hidden target or cards)."""
+        return command.get("type") in SECRET_COMMANDS
 
     def sealed(self, command: dict, state_after: dict):
         """A spy's look and a battle's reveal (the defence and the operation turned face up) stay seen."""

@@ -5,13 +5,16 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from gameplay.fog_of_war.board import SIDES, winter_bonus
-from gameplay.fog_of_war.cards import card_list_ok, card_list_size_ok
+from gameplay.fog_of_war.cards import Card, card_list_ok, card_list_size_ok, parse_card
 from gameplay.fog_of_war.config import FowSettings
 from gameplay.fog_of_war.limits import MAX_CARD_TEXT, MAX_CARDS
 from gameplay.fog_of_war.state import SLOTS
-from gameplay.fog_of_war.stepper import (BATTLE_COMMANDS, GLOBAL_COMMANDS, HAND_COMMANDS, HIDDEN, STEPPER,
+from gameplay.fog_of_war.texts import card_name, cards_text
+from gameplay.common.words import cards as cards_count
+from gameplay.fog_of_war.stepper import (BATTLE_COMMANDS, GLOBAL_COMMANDS, HAND_COMMANDS, HIDDEN, OWN_COMMANDS, STEPPER,
                                          TURN_COMMANDS, YE_SIDE_COMMANDS, card_code, checklist, choices, engine_of,
                                          is_hidden, must_play, outcome_name, partner, province_name, table_stacks,
                                          year_end_next)
@@ -24,17 +27,27 @@ from tracker.language import lang as _lang
 from . import house_rules
 from .forms import MAP_MARKS, MapForm
 
+# commands that read a side's hidden cards (its hand, its operations' face-down stacks): only its own seat sends them
+SECRET_COMMANDS = HAND_COMMANDS + OWN_COMMANDS + ("launch", "resolve_quagmire")
+
+
 def _viewer(actor) -> str | None:
     if actor.seat is not None and actor.seat.countries:
         return actor.seat.countries[0]
     return None
 
 
-def _card(c, n=None) -> dict:
-    code = card_code(c)
-    label = code if code != "?" else (_("card %(n)s") % {"n": c.id.rsplit("-", 1)[-1]})
-    return {"id": c.id, "code": code, "label": label + (f" {c.name}" if c.name else ""), "n": n,
-            "known": c.known_to_opponent}
+def _card(c, lang) -> dict:
+    """A card as its player can match it: by kind and strength as printed; ``known`` is false for a card whose
+    values were never entered (the page counts those, it never lists them one by one)."""
+    name = card_name(c, lang)
+    return {"id": c.id, "label": name + (f" · {c.name}" if c.name and name else c.name if c.name else ""),
+            "known": bool(name)}
+
+
+def _pile_names(lang):
+    return {"discard": "discard" if lang == "en" else "сброс", "wins": "wins" if lang == "en" else "победы",
+            "losses": "losses" if lang == "en" else "потери"}
 
 
 def _side_name(side, lang):
@@ -53,7 +66,7 @@ def _side_rows(st, masked: dict, viewer: str | None, lang: str) -> list[dict]:
             row = {"slot": o.slot, "position": pos, "n": len(o.cards), "launchable": mark["launchable"],
                    "modifier": mark["modifier"], "no_intel": mark["no_intel"]}
             if "operations" not in masked[key]:
-                row.update(target=o.target, target_name=pname(o.target), cards=[_card(c) for c in o.cards])
+                row.update(target=o.target, target_name=pname(o.target), cards_text=cards_text(o.cards, lang))
             ops.append(row)
         row = {"key": key, "name": _side_name(key, lang), "mine": key == viewer, "active": key == st.active_side,
                "deck": len(s.deck), "hand": len(s.hand), "discard": len(s.discard), "wins": len(s.wins),
@@ -65,9 +78,9 @@ def _side_rows(st, masked: dict, viewer: str | None, lang: str) -> list[dict]:
                "wheel": [{"slot": SLOTS[(SLOTS.index(s.wheel_pointer) - p) % 6], "position": p, **st.wheel(p)}
                          for p in range(6)]}
         if "piles" not in masked[key]:
-            row["piles"] = {p: [_card(c) for c in getattr(s, p)] for p in ("discard", "wins", "losses")}
+            row["piles"] = [(label, cards_text(getattr(s, p), lang)) for p, label in _pile_names(lang).items()]
         if "hand" not in masked[key]:
-            row["hand_cards"] = [_card(c) for c in s.hand]
+            row["hand_cards"] = [_card(c, lang) for c in s.hand]
         sides.append(row)
     return sides
 
@@ -82,15 +95,26 @@ def _province_rows(st, answers: dict, viewer: str | None, lang: str) -> list[dic
                "no_supply": p.no_supply, "answered": answers.get(key),
                "defence": {s: len(p.defence[s]) for s in SIDES}, "neutral": len(p.neutral_cards),
                "climate": d.climate, "vp": d.vp, "resources": d.resources,
-               "quag_up": [_card(c) for s in SIDES for c in p.quagmire_cards[s] if c.face_up],
+               "quag_up": cards_text([c for s in SIDES for c in p.quagmire_cards[s] if c.face_up], lang),
                "quag_down": {s: sum(1 for c in p.quagmire_cards[s] if not c.face_up) for s in SIDES}}
         if viewer:
-            row["my_defence"] = [_card(c) for c in p.defence[viewer]]
-            row["my_quag_down"] = [_card(c) for c in p.quagmire_cards[viewer] if not c.face_up]
+            row["my_defence"] = cards_text(p.defence[viewer], lang)
+            row["my_quag_down"] = cards_text([c for c in p.quagmire_cards[viewer] if not c.face_up], lang)
         if p.neutral_cards and not any(is_hidden(c) for c in p.neutral_cards):
-            row["neutral_seen"] = [_card(c) for c in p.neutral_cards]  # the Allies' free look (§1.4 step 12)
+            row["neutral_seen"] = cards_text(p.neutral_cards, lang)  # the Allies' free look (§1.4 step 12)
         provinces.append(row)
     return provinces
+
+
+def _codes_text(records, lang) -> str:
+    """Cards a spy saw (their records keep the printed code, ``?`` when the values were never entered)."""
+    cards = []
+    for r in records:
+        try:
+            cards.append(parse_card(r.get("code", "?"), "x"))
+        except ValueError:
+            cards.append(Card("x"))
+    return cards_text(cards, lang)
 
 
 def table_view(seen: dict, viewer: str | None, lang: str) -> dict:
@@ -102,7 +126,9 @@ def table_view(seen: dict, viewer: str | None, lang: str) -> dict:
                 "outcome_name": outcome_name(b["outcome"], lang)} for b in reversed(seen.get("battles", []))]
     intel_log = [{**i, "spy_name": _side_name(i["spy"], lang), "label": i["label_en" if lang == "en" else "label_ru"]}
                  for i in reversed(seen.get("intel", []))]
-    objectives = [{"province": pname(o.province) if o.province else None, "location": o.location}
+    places = {"axis_kept": _("kept by the Axis"), "box": _("in the box"), "near_morocco": _("by Morocco")}
+    objectives = [{"province": pname(o.province) if o.province else None, "location": o.location,
+                   "location_name": places.get(o.location, "")}
                   for o in st.objectives if o.province != HIDDEN]
     return {
         "year": st.year, "winter": st.winter, "turn_no": st.turn_no, "active": st.active_side,
@@ -113,7 +139,8 @@ def table_view(seen: dict, viewer: str | None, lang: str) -> dict:
         "sides": _side_rows(st, seen["masked"], viewer, lang),
         "provinces": _province_rows(st, seen.get("supply_answers", {}), viewer, lang),
         "battles": battles, "intel_log": intel_log,
-        "intel_seen": list(reversed(seen.get("intel_seen", {}).get(viewer, []))) if viewer else [],
+        "intel_seen": [{**i, "seen_text": _codes_text(i.get("seen", []), lang)}
+                       for i in reversed(seen.get("intel_seen", {}).get(viewer, []))] if viewer else [],
         "objectives": objectives, "pending_quagmires": [pname(k) for k in st.pending_quagmires],
     }
 
@@ -191,9 +218,41 @@ def context(request, game, actor, state: dict, keep=None) -> dict:
         "choices": _choices(st, viewer, lang) if viewer else {},  # own data only: never for another side
         "my_superiority": acting == st.superiority, "year_end": _year_end(st, lang),
         "settings_rows": _settings_rows(st, lang), "preview": preview, "f": form_data or {},
+        "reveal_stacks": [("reveal_attack", pgettext("fow reveal", "attack")),
+                          ("reveal_defence", pgettext("fow reveal", "defence")),
+                          ("reveal_neutral", pgettext("fow reveal", "neutral"))],
+        "reveal_kinds": [(code, card_name(parse_card(code + ("" if code == "Z" else "1"), "x"), lang).split(" ")[0])
+                         for code in ("L", "N", "F", "A", "Z")],
+        "reveal_values": range(1, 7),
+        "f_cards": form_data.getlist("cards") if hasattr(form_data, "getlist") else [],
         "map_form": MapForm(), "map_marks": MAP_MARKS, "winter_bonus": {c: winter_bonus(c) for c in ("sun", "snow", "none")},
-        "hand_cards": next((x["hand_cards"] for x in view["sides"] if x["key"] == viewer and "hand_cards" in x), []),
+        **_hand(view, viewer, lang),
     }
+
+
+def _hand(view, viewer, lang) -> dict:
+    """The viewer's hand as the player holds it: the cards whose kind and strength the app knows (one checkbox
+    each, named as printed) and, for the others, only their number (a tap on «2 карты» plays two of them)."""
+    cards = next((x["hand_cards"] for x in view["sides"] if x["key"] == viewer and "hand_cards" in x), [])
+    known = [c for c in cards if c["known"]]
+    unknown = len(cards) - len(known)
+    return {"hand_cards": known, "hand_unknown": unknown, "hand_size": len(cards),
+            "hand_text": cards_count(len(cards), lang),
+            "hand_counts": [(n, cards_count(n, lang)) for n in range(1, unknown + 1)]}
+
+
+def _field(name) -> str:
+    """A form field as the player reads its label (never the field's key)."""
+    return {
+        "counter_rounds": _("Counter-intel bids"), "vp_gain": _("Victory points"), "vp_missing": _("Victory points"),
+        "losses": _("Cards from losses back to discard"), "level": _("Production levels"),
+        "intel_pairs": _("Intel token pairs"), "vp": _("Victory points"), "resources": _("Resources"),
+        "resources_missing": _("Resources"), "reveal_attack": _("Attack cards"),
+        "reveal_defence": _("Defender's cards"), "reveal_neutral": _("Neutral cards in the province"),
+        "wins": _("Wins pile (attack positions)"), "wins_defence": _("Wins pile (defender positions)"),
+        "quag_attacker": _("Quagmire losses (attack positions)"),
+        "quag_defender": _("Quagmire losses (defender positions)"), "codes": _("Your hand cards as printed"),
+    }.get(name, _("This field"))
 
 
 def _int(post, name, default=0, lo=0, hi=999):
@@ -203,16 +262,16 @@ def _int(post, name, default=0, lo=0, hi=999):
     try:
         v = int(raw)
     except ValueError:
-        raise BadInput(_("“%(field)s” must be a whole number.") % {"field": name}) from None
+        raise BadInput(_("“%(field)s” must be a whole number.") % {"field": _field(name)}) from None
     if not lo <= v <= hi:
-        raise BadInput(_("“%(field)s” is out of range.") % {"field": name})
+        raise BadInput(_("“%(field)s” is out of range.") % {"field": _field(name)})
     return v
 
 
 def _codes(post, name):
     raw = post.get(name) or ""
     if not card_list_size_ok(raw):
-        raise BadInput(_("“%(field)s”: at most %(n)s cards.") % {"field": name, "n": MAX_CARDS})
+        raise BadInput(_("“%(field)s”: at most %(n)s cards.") % {"field": _field(name), "n": MAX_CARDS})
     return [t.upper() for t in raw.replace(",", " ").split()]
 
 
@@ -220,9 +279,28 @@ def _positions(post, name, stack):
     out = []
     for t in (post.get(name) or "").replace(",", " ").split():
         if not t.isdigit() or not 1 <= int(t) <= len(stack):
-            raise BadInput(_("“%(field)s”: positions are numbers from 1 to %(n)s.") % {"field": name, "n": len(stack)})
+            raise BadInput(_("“%(field)s”: positions are numbers from 1 to %(n)s.") % {"field": _field(name), "n": len(stack)})
         out.append(stack[int(t) - 1])
     return out
+
+
+def _hand_cards(post, st, side) -> list[str]:
+    """The hand cards a form plays: the ticked cards known by kind and strength, plus ``n_cards`` of the cards whose
+    values the app does not know (they are alike to it: any of them stands for the card the player puts down)."""
+    picked = post.getlist("cards")
+    raw = (post.get("n_cards") or "").strip()
+    if raw and not (raw.isascii() and raw.isdigit() and len(raw) <= 2):
+        raise BadInput(_("Choose how many cards you play."))
+    n = int(raw or 0)
+    hand = st.sides[side].hand if side in st.sides else []
+    if n:
+        blank = [c.id for c in hand if c.category == "unknown" and c.id not in picked]
+        if n > len(blank):
+            raise BadInput(_("You hold fewer cards than that."))
+        picked = picked + blank[:n]
+    if not picked:
+        raise BadInput(_("Choose at least one card from your hand."))
+    return picked
 
 
 def build_command(post, st, side) -> dict:
@@ -231,10 +309,7 @@ def build_command(post, st, side) -> dict:
     if side:
         c["side"] = side
     if kind in HAND_COMMANDS:
-        cards = post.getlist("cards")
-        if not cards:
-            raise BadInput(_("Choose at least one card from your hand."))
-        c["cards"] = cards
+        c["cards"] = _hand_cards(post, st, side)
     if kind in ("defend", "reinforce_quagmire", "resolve_quagmire"):
         c["province"] = post.get("province", "")
     if kind == "new_op":
@@ -281,6 +356,10 @@ def build_command(post, st, side) -> dict:
         c["target"] = target
         c["end_of_turn"] = post.get("end_of_turn") == "on"
         c["counter_rounds"] = _int(post, "counter_rounds", 0, 0, 20)
+    if kind == "name_cards":
+        c["codes"] = _codes(post, "codes")
+        if not c["codes"]:
+            raise BadInput(_("Tap each card's kind and strength, or type them (L3 N2 F1 A2 Z)."))
     if kind == "set_map":
         form = MapForm(post)
         if not form.is_valid():
@@ -353,12 +432,15 @@ def parse(request, game, actor, current) -> Parsed:
     keep = {"form_data": post}
     version = version_of(post)
     kind = post.get("command", "")
-    if kind not in TURN_COMMANDS + YE_SIDE_COMMANDS + GLOBAL_COMMANDS:
+    if kind not in TURN_COMMANDS + OWN_COMMANDS + YE_SIDE_COMMANDS + GLOBAL_COMMANDS:
         raise BadInput(_("Unknown command."))
     st = engine_of(current())
     side = _acting_side(actor, st, kind, post)
     if side is not None and side not in actor.allowed(SIDES):
         raise BadInput(_("You cannot act for this side."), status=403)
+    if side is not None and side not in actor.own_roles and kind in SECRET_COMMANDS:
+        # before anything reads the side's hand or operations: the answer could name a hidden card or target
+        raise BadInput(log.SECRET_REASON.text(_lang()), status=403)
     try:
         command = build_command(post, st, side)
     except BadInput as exc:

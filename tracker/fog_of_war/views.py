@@ -6,6 +6,7 @@ import random
 
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
 from gameplay.fog_of_war.limits import LimitError
 from gameplay.fog_of_war.stepper import STEPPER
@@ -29,8 +30,9 @@ def new_game(request):
                 "seed": random.SystemRandom().randrange(2 ** 31)})
         except LimitError as exc:  # the engine's own bounds (the form's come first, translated)
             form.add_error(None, exc.en if lang() == "en" else exc.ru)
-        except ValueError as exc:
-            form.add_error(None, str(exc))
+        except ValueError:  # the engine's own check of the set-up (its text is not the player's)
+            form.add_error(None, _("This set-up cannot start a game: check the card lists, the board map and the "
+                                   "pre-placed Allied provinces (up to 3, each Allied or neutral)."))
         else:
             game = log.create_game(
                 Game.FOG_OF_WAR, d["name"], [(d["axis_player"], ["axis"]), (d["allies_player"], ["allies"])],
