@@ -118,7 +118,7 @@ def test_two_phones_play_a_turn_with_volley_charge_and_rout(live_server, new_con
     expect(south.locator("ul.g-revealed li")).to_have_count(2, timeout=3000)
     tap_dice(south.locator('form.g-dice[data-roll="fire"]'), [4, 1, 1], game)
     tap_dice(north.locator('form.g-dice[data-roll="fire"]'), [1, 2, 2], game)
-    expect(south.locator(".g-last-step")).to_contain_text("N-inf-1", timeout=3000)
+    expect(south.locator(".g-last-step")).to_contain_text("пехота Севера на c4", timeout=3000)
     shot(south, "generalissimus-04-volley-result")
 
     # step 2: South charges with Bayonets!, North meets the charge with its own card
