@@ -3,6 +3,7 @@ from django.views.i18n import JavaScriptCatalog
 
 from tracker.core import errors, site, stream
 from tracker.core import views as core
+from tracker.generalissimus import ask as generalissimus_ask
 from tracker.qmg import lookup
 from tracker.qmg import screen as qmg_screen
 from tracker.qmg import views as qmg
@@ -17,6 +18,7 @@ urlpatterns = [
     path("rules/r/<slug:rule_id>/", lookup.rule, name="rule"),
     path("rules/c/<slug:card_id>/", lookup.card, name="card"),
     path("g/<int:pk>/ask/", lookup.ask, name="ask"),
+    path("g/<int:pk>/gen-ask/", generalissimus_ask.ask_by_pk, name="generalissimus_ask"),
     path("import/", core.import_game, name="import_game"),
     path("g/<int:pk>/export/", core.export_game, name="export_game"),
     # one page, one command endpoint and one undo/redo shape for every game

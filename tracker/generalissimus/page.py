@@ -18,6 +18,7 @@ from gameplay.generalissimus.stepper import SIDES, STEPPER, engine_of
 from gameplay.generalissimus.words import plain_text, unit_name
 
 from tracker.core.commands import BadInput, Parsed
+from tracker.core.log import FORBIDDEN_REASON, SECRET_REASON
 from tracker.core.models import Game
 from tracker.language import lang as _lang
 
@@ -328,6 +329,9 @@ def _settings_changed(st) -> list[dict]:
     return out
 
 
+# Commands that handle a side's face-down order cards: only its own seat sends them (a reaction names
+# a face-down Bayonets! card: the engine's answer to anyone else would tell whether it exists).
+SECRET = {"place", "unplace", "choose", "react"}
 SIDE_COMMANDS = {"place": F.PlaceForm, "unplace": F.UnplaceForm, "confirm": F.SideForm, "zones": F.ZonesForm,
                  "choose": F.ChooseForm, "dice": F.DiceForm, "retreat_choice": F.RetreatChoiceForm,
                  "react": F.ReactForm, "correct": F.CorrectForm, "agree_correction": F.SideForm,
@@ -344,8 +348,13 @@ def parse(request, game: Game, actor, current) -> Parsed:
     if form_class is None:
         raise BadInput(_("Unknown command."))
     side = request.POST.get("side")
-    if kind in SIDE_COMMANDS and side in SIDES and side not in _acts_for(actor):
-        raise BadInput(_("You cannot act for this side."), status=403)
+    if kind in SIDE_COMMANDS and side not in SIDES:
+        raise BadInput(_("Choose a side (South or North)."))
+    # who may act first, before anything that reads a side's face-down cards or hidden choice
+    if kind in SIDE_COMMANDS and side not in _acts_for(actor):
+        raise BadInput(FORBIDDEN_REASON.text(_lang()), status=403)
+    if kind in SECRET and side not in _mine(actor):
+        raise BadInput(SECRET_REASON.text(_lang()), status=403)
     kwargs = {}
     if form_class is F.ChooseForm and side in SIDES:
         state = current()
