@@ -1,6 +1,7 @@
 """A new link asks first: the host taps «Выдать новую ссылку» under a player's code, the next page names
 whose phone will lose access; «Отмена» keeps the link (the phone plays on), «Да» makes the new link and
-that phone shows the page asking for a link. The same step guards every game's links page."""
+that phone shows the page asking for a link. The same step guards every game's links page (QMG,
+«Генералиссимус», The Fog of War)."""
 import pytest
 from playwright.sync_api import expect
 
@@ -24,7 +25,18 @@ def _generalissimus():
     return log.create_game(Game.GENERALISSIMUS, "Ссылки Генералиссимус", [("Гер", ["south"]), ("Бри", ["north"])], initial)
 
 
-@pytest.mark.parametrize("make", [_qmg, _generalissimus], ids=["qmg", "generalissimus"])
+def _fog_of_war():
+    from django.test import Client
+    from django.urls import reverse
+
+    from tests.tracker.helpers import initial_data
+    from tracker.fog_of_war.forms import NewFogGameForm
+    assert Client().post(reverse("fog_of_war:new"), initial_data(
+        NewFogGameForm(), name="Ссылки Туман", axis_player="Гер", allies_player="Бри")).status_code == 302
+    return Game.objects.get(name="Ссылки Туман")
+
+
+@pytest.mark.parametrize("make", [_qmg, _generalissimus, _fog_of_war], ids=["qmg", "generalissimus", "fog_of_war"])
 def test_the_host_is_asked_before_a_phone_loses_its_link(asgi_live_server, new_context, shot, make):
     game = make()
     url = asgi_live_server.url
