@@ -33,7 +33,7 @@ from . import turn as engine_turn
 from .core import InputError
 from .geometry import FACINGS, SIDES, is_sector
 from .queries import deploy, deployment_problems, dice_need, dice_needs, engine_inputs, engine_of, open_needs, sides_to_reveal
-from .reasons import CARD_NAMES, ZONE_NAMES, bilingual, reason_of, side_names
+from .reasons import CARD_NAMES, FORMATION_NAMES, ZONE_NAMES, bilingual, reason_of, side_names
 from .settings import CARD_TYPES, Settings, SettingsError, check_pile
 from .state import FORMATIONS, ZONES, GameState, StateError, Unit, check_units_size
 from .words import plain_outcome, plain_text
@@ -542,7 +542,7 @@ class GeneralissimusStepper:
         return accepted(out, bilingual(
             "correction_proposed", "{side} предлагает исправить {unit}: {what}. Нужно согласие другого игрока (исправление).",
             "{side} proposes to correct {unit}: {what}. The other player must agree (correction).",
-            side=side_names(side), unit=uid, what=_changes_text(changes)))
+            side=side_names(side), unit=uid, what=changes_text(changes)))
 
     def _cmd_agree_correction(self, state, st, c):
         side, prop = c.get("side"), state.get("correction")
@@ -558,7 +558,7 @@ class GeneralissimusStepper:
         return accepted(out, bilingual(
             "corrected", "Исправление вручную (согласны оба): {unit} — {what} (исправление).",
             "Manual correction (both agree): {unit} — {what} (correction).",
-            unit=prop["unit"], what=_changes_text(prop["set"])), changes=res.changes)
+            unit=prop["unit"], what=changes_text(prop["set"])), changes=res.changes)
 
     def _cmd_drop_correction(self, state, st, c):
         if not state.get("correction") or c.get("side") not in SIDES:
@@ -590,8 +590,23 @@ class GeneralissimusStepper:
         return accepted(self._with(state, res.state, **extra), _r("turn_ended", ru, en), changes=res.changes)
 
 
-def _changes_text(changes: dict) -> str:
-    return ", ".join(f"{k}={v}" for k, v in sorted(changes.items()))
+CHANGE_WORDS = {"sector": ("сектор", "sector"), "location": ("где", "where"), "blocks": ("фишек", "blocks"),
+                "crew": ("прислуга", "crew"), "formation": ("строй", "formation"), "facing": ("фронт", "facing"),
+                "flag": ("флаг", "flag")}
+VALUE_WORDS = {"board": ("на поле", "on the board"), "reserve": ("в резерве", "in reserve"),
+               "destroyed": ("уничтожен", "destroyed"), "deserted": ("дезертировал", "deserted"),
+               "up": ("поднят", "up"), "routed": ("лежит (бегство)", "down (routed)"),
+               "N": ("север", "north"), "E": ("восток", "east"), "S": ("юг", "south"), "W": ("запад", "west"),
+               **FORMATION_NAMES}
+
+
+def changes_text(changes: dict) -> tuple[str, str]:
+    """A correction in words, per language: «строй: линия, флаг: поднят»."""
+    out = []
+    for i in (0, 1):
+        out.append(", ".join(f"{CHANGE_WORDS.get(k, (k, k))[i]}: {VALUE_WORDS.get(v, (v, v))[i] if isinstance(v, str) else v}"
+                             for k, v in sorted(changes.items())))
+    return out[0], out[1]
 
 
 STEPPER = GeneralissimusStepper()

@@ -189,3 +189,12 @@ def test_random_choices_never_show_internal_words_and_a_refusal_never_blocks_the
         else:
             break
         assert not internal_words(text), internal_words(text)
+
+
+def test_a_correction_is_said_in_words(client):
+    game, south, north = battle(client, ["move"], ["form_up"])
+    text = ok(post(south, game, "correct", side="south", unit="S-inf-1", formation="disordered", flag="routed"))
+    assert "строй: расстроенный строй" in text and "флаг: лежит" in text
+    assert not internal_words(text), internal_words(text)
+    text = ok(post(north, game, "agree_correction", side="north"))
+    assert not internal_words(text), internal_words(text)

@@ -14,7 +14,7 @@ from gameplay.generalissimus.geometry import zone_of
 from gameplay.generalissimus.queries import (card_counts, choosers, rule_hints, step_needs_of, unit_options,
                                              zone_order_chooser)
 from gameplay.generalissimus.state import CARD_TYPES, FORMATIONS, ZONES
-from gameplay.generalissimus.stepper import SIDES, STEPPER, engine_of
+from gameplay.generalissimus.stepper import SIDES, STEPPER, changes_text, engine_of
 from gameplay.generalissimus.words import plain_text, unit_name
 
 from tracker.core.commands import BadInput, Parsed
@@ -279,7 +279,7 @@ def _correction_view(st, prop, acts, writable) -> dict | None:
         return None
     others = [s for s in SIDES if s != prop["by"]]
     return {"by": F.side_label(prop["by"]), "unit": _unit_name(st, prop["unit"]),
-            "what": ", ".join(f"{k}: {v}" for k, v in sorted(prop["set"].items())),
+            "what": changes_text(prop["set"])[1 if _lang() == "en" else 0],
             "agree_as": next((s for s in others if writable and s in acts), None),
             "drop_as": next((s for s in SIDES if writable and s in acts), None)}
 
