@@ -1,7 +1,12 @@
 import pytest
 from django.core.cache import cache
+from hypothesis import settings as hypothesis_settings
 from django.core.management import call_command
 from django.db import connections
+
+# Property tests judge what the code does, never how long an example takes on a shared machine: no deadline.
+hypothesis_settings.register_profile("project", deadline=None)
+hypothesis_settings.load_profile("project")
 
 
 @pytest.fixture(autouse=True)

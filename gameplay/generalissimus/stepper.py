@@ -31,11 +31,12 @@ from . import actions as act
 from . import dice as digital
 from . import turn as engine_turn
 from .core import InputError
-from .geometry import SIDES
+from .geometry import FACINGS, SIDES, is_sector
 from .queries import deploy, deployment_problems, dice_need, dice_needs, engine_inputs, engine_of, open_needs, sides_to_reveal
-from .reasons import CARD_NAMES, ZONE_NAMES, bilingual, reason_of, side_names
+from .reasons import CARD_NAMES, FORMATION_NAMES, ZONE_NAMES, bilingual, reason_of, side_names
 from .settings import CARD_TYPES, Settings, SettingsError, check_pile
-from .state import ZONES, GameState, StateError, Unit, check_units_size
+from .state import FORMATIONS, ZONES, GameState, StateError, Unit, check_units_size
+from .words import plain_outcome, plain_text
 
 STEPS_KEPT = 30
 _STEP_OPEN = Reason("correction_step_open",
@@ -59,7 +60,9 @@ def _r(code: str, ru: str, en: str) -> Reason:
 
 
 def _invalid(exc: Exception) -> Reason:
-    return _r("invalid", f"Неверный ввод: {exc} (формат команды)", f"Invalid input: {exc} (command format)")
+    """A command whose data the engine cannot read (never one a page's forms send)."""
+    return _r("invalid", "Команда не понята: её данные неполны или неверны (формат команды).",
+              "The command is not understood: its data are incomplete or wrong (command format).")
 
 
 def _int(v) -> bool:
@@ -135,13 +138,14 @@ def _resolve(state: dict) -> tuple[dict, Reason, tuple] | Reason:
         types = [cards[i].type for i in ids]
         kind = "rally" if len(ids) == 2 else types[0]
         outcome = res.data["cards"].get(ids[0], {})
+        why = outcome.get("reason") or {"ru": "", "en": ""}
+        why = {"ru": plain_text(why.get("ru", ""), st, "ru"), "en": plain_text(why.get("en", ""), st, "en")}
         record["cards"][side] = {"kind": kind, "unit": rev.get("unit"), "target": rev.get("target"),
                                  "to": rev.get("to"), "state": outcome.get("state"),
-                                 "reason": outcome.get("reason"), "details": outcome.get("details", {})}
+                                 "reason": why, "details": outcome.get("details", {})}
         if rev.get("use"):
             record["cards"][side]["use"] = rev["use"]
         ru, en = side_names(side)
-        why = outcome.get("reason") or {"ru": "", "en": ""}
         lines_ru.append(f"{ru}: {CARD_NAMES[kind][0]} ({rev.get('unit')}) — {why['ru']}")
         lines_en.append(f"{en}: {CARD_NAMES[kind][1]} ({rev.get('unit')}) — {why['en']}")
     out = copy.deepcopy(state)
@@ -156,6 +160,40 @@ def _resolve(state: dict) -> tuple[dict, Reason, tuple] | Reason:
     zone = ZONE_NAMES[reveal["zone"]]
     return out, _r("step_done", f"Вскрытие, зона {zone[0]}. " + "; ".join(lines_ru),
                    f"Reveal, zone {zone[1]}. " + "; ".join(lines_en)), res.changes
+
+
+def choice_problem(st: GameState, kind: str, rev: dict, unit: Unit) -> Reason | None:
+    """Why a chosen card is not a complete order (refused when it is chosen, so that the reveal never
+    stops on it): what the card needs to know from its owner, in the owner's words, naming the rule."""
+    facing = rev.get("facing")
+    if facing is not None and facing not in FACINGS:
+        return _r("facing_needed", "Поворот после хода — на север, восток, юг или запад (правила конницы).",
+                  "The facing after the move is north, east, south or west (cavalry rules).")
+    formation = rev.get("formation")
+    if formation is not None and formation not in FORMATIONS:
+        return _r("formation_needed", "Строй — колонна, линия, каре или расстроенный (правило построений).",
+                  "A formation is column, line, square or disordered (formation rules).")
+    if kind == "manoeuvre" and rev.get("direction") not in ("left", "right"):
+        return _r("turn_needed", "Для карты «Маневр!» выберите, куда повернуть отряд: налево или направо (карта «Маневр!»).",
+                  "For a Manoeuvre card choose which way the unit turns: left or right (Manoeuvre card).")
+    if kind == "form_up" and formation is None:
+        return _r("formation_needed", "Для карты «Построиться!» выберите строй: колонна, линия или каре "
+                                      "(карта «Построиться!», правило построений).",
+                  "For a Form up card choose the formation: column, line or square (Form up card, formation rules).")
+    if kind == "move" and unit.location == "reserve" and not is_sector(rev.get("to")):
+        return _r("entry_needed", "Отряд из резерва входит на поле: выберите сектор своего тылового ряда (ввод резерва).",
+                  "A unit from the reserve enters the board: choose a sector of its home row (reserve entry).")
+    if rev.get("path") is not None and (len(rev["path"]) > 2 or not all(is_sector(p) for p in rev["path"])):
+        return reason_of("cav_path_len")
+    if kind == "bayonets" and rev.get("use") not in (None, *engine_turn.USES):
+        return reason_of("bad_use", use=str(rev.get("use"))[:20])
+    if kind == "bayonets" and engine_turn.bayonets_use(rev) == "charge" and not rev.get("target"):
+        return _r("target_needed", "Для атаки «В Штыки!» выберите цель — отряд врага прямо перед вашим (штыковая атака).",
+                  "For a Bayonets! charge choose the target: the enemy unit straight ahead of yours (bayonet charge).")
+    if kind in act.FIRE_TYPES and not rev.get("target"):
+        return _r("target_needed", "Для залпа выберите цель — отряд врага (правила стрельбы).",
+                  "For a volley choose the target: an enemy unit (fire rules).")
+    return None
 
 
 def precheck(st: GameState, kind: str, rev: dict, side: str, zone: str) -> Reason | None:
@@ -220,10 +258,17 @@ class GeneralissimusStepper:
         return {**command, "faces": digital.roll(need["n"], rng)}
 
     def apply(self, state: dict, command: dict) -> Outcome:
+        """The command's outcome; its sentences name units, cards and sides as the players do (with
+        the table as it stood before the command)."""
         try:
-            return self._apply(state, command)
+            out = self._apply(state, command)
         except (InputError, StateError, KeyError, TypeError, ValueError, AttributeError) as exc:
-            return refused(_invalid(exc))
+            out = refused(_invalid(exc))
+        try:
+            before = engine_of(state)
+        except (StateError, KeyError, TypeError, ValueError, AttributeError):
+            return out
+        return plain_outcome(out, before)
 
     def replay(self, initial: dict, commands: Iterable[dict]) -> dict:
         return replay_commands(self, initial, commands)
@@ -388,7 +433,14 @@ class GeneralissimusStepper:
         if isinstance(c.get("path"), list) and c["path"]:
             rev["path"] = [str(x) for x in c["path"]]
         kind = "rally" if len(ids) == 2 else placed[ids[0]].type
-        notes = tuple(x for x in [precheck(st, kind, rev, side, zone)] if x)
+        bad = choice_problem(st, kind, rev, unit)
+        if bad is not None:
+            return refused(bad)
+        try:
+            notes = tuple(x for x in [precheck(st, kind, rev, side, zone)] if x)
+        except InputError:
+            return refused(_r("incomplete", "Приказ неполон: проверьте отряд, цель и куда он идёт (правила карт приказов).",
+                              "The order is incomplete: check the unit, the target and where it goes (order card rules)."))
         out = copy.deepcopy(state)
         out["pending"] = dict(out.get("pending") or {})
         out["pending"][side] = rev
@@ -490,7 +542,7 @@ class GeneralissimusStepper:
         return accepted(out, bilingual(
             "correction_proposed", "{side} предлагает исправить {unit}: {what}. Нужно согласие другого игрока (исправление).",
             "{side} proposes to correct {unit}: {what}. The other player must agree (correction).",
-            side=side_names(side), unit=uid, what=_changes_text(changes)))
+            side=side_names(side), unit=uid, what=changes_text(changes)))
 
     def _cmd_agree_correction(self, state, st, c):
         side, prop = c.get("side"), state.get("correction")
@@ -506,7 +558,7 @@ class GeneralissimusStepper:
         return accepted(out, bilingual(
             "corrected", "Исправление вручную (согласны оба): {unit} — {what} (исправление).",
             "Manual correction (both agree): {unit} — {what} (correction).",
-            unit=prop["unit"], what=_changes_text(prop["set"])), changes=res.changes)
+            unit=prop["unit"], what=changes_text(prop["set"])), changes=res.changes)
 
     def _cmd_drop_correction(self, state, st, c):
         if not state.get("correction") or c.get("side") not in SIDES:
@@ -538,8 +590,23 @@ class GeneralissimusStepper:
         return accepted(self._with(state, res.state, **extra), _r("turn_ended", ru, en), changes=res.changes)
 
 
-def _changes_text(changes: dict) -> str:
-    return ", ".join(f"{k}={v}" for k, v in sorted(changes.items()))
+CHANGE_WORDS = {"sector": ("сектор", "sector"), "location": ("где", "where"), "blocks": ("фишек", "blocks"),
+                "crew": ("прислуга", "crew"), "formation": ("строй", "formation"), "facing": ("фронт", "facing"),
+                "flag": ("флаг", "flag")}
+VALUE_WORDS = {"board": ("на поле", "on the board"), "reserve": ("в резерве", "in reserve"),
+               "destroyed": ("уничтожен", "destroyed"), "deserted": ("дезертировал", "deserted"),
+               "up": ("поднят", "up"), "routed": ("лежит (бегство)", "down (routed)"),
+               "N": ("север", "north"), "E": ("восток", "east"), "S": ("юг", "south"), "W": ("запад", "west"),
+               **FORMATION_NAMES}
+
+
+def changes_text(changes: dict) -> tuple[str, str]:
+    """A correction in words, per language: «строй: линия, флаг: поднят»."""
+    out = []
+    for i in (0, 1):
+        out.append(", ".join(f"{CHANGE_WORDS.get(k, (k, k))[i]}: {VALUE_WORDS.get(v, (v, v))[i] if isinstance(v, str) else v}"
+                             for k, v in sorted(changes.items())))
+    return out[0], out[1]
 
 
 STEPPER = GeneralissimusStepper()

@@ -118,7 +118,7 @@ def test_two_phones_play_a_turn_with_volley_charge_and_rout(live_server, new_con
     expect(south.locator("ul.g-revealed li")).to_have_count(2, timeout=3000)
     tap_dice(south.locator('form.g-dice[data-roll="fire"]'), [4, 1, 1], game)
     tap_dice(north.locator('form.g-dice[data-roll="fire"]'), [1, 2, 2], game)
-    expect(south.locator(".g-last-step")).to_contain_text("N-inf-1", timeout=3000)
+    expect(south.locator(".g-last-step")).to_contain_text("пехота Севера на c4", timeout=3000)
     shot(south, "generalissimus-04-volley-result")
 
     # step 2: South charges with Bayonets!, North meets the charge with its own card
@@ -164,3 +164,68 @@ def test_two_phones_play_a_turn_with_volley_charge_and_rout(live_server, new_con
     south.locator(".g-end button[type=submit]").click()
     expect(north.locator(".g-turn")).to_contain_text("2", timeout=3000)
     assert log.replay(game) == log.current_state(game)
+
+
+def test_an_incomplete_choice_is_refused_on_souths_phone_and_north_is_never_blocked(live_server, new_context, shot):
+    """South ticks «Маневр!» without saying which way to turn: its phone refuses it in Russian, naming the
+    card, and keeps the card and unit ticked; North chooses meanwhile; South adds the turn and the step
+    is carried out on both phones."""
+    from gameplay.generalissimus.stepper import STEPPER
+    from tracker.generalissimus.forms import preset_units
+
+    initial = STEPPER.new_state({"units": preset_units("contact"), "terrain": None, "settings": {"deploy_rows": 3},
+                                 "piles": None, "players": {"south": "Аня", "north": "Боря"}})
+    game = log.create_game(Game.GENERALISSIMUS, "Маневр", [("Аня", ["south"]), ("Боря", ["north"])], initial)
+    south = new_context().new_page()
+    south.goto(f"{live_server.url}/join/{game.seats.get(number=1).token}/")
+    north = new_context().new_page()
+    north.goto(f"{live_server.url}/join/{game.seats.get(number=2).token}/")
+    place(south, "center", "manoeuvre")
+    place(north, "center", "form_up")
+    caught_up(south, game)
+    south.locator("button.g-confirm").click()
+    caught_up(north, game)
+    north.locator("button.g-confirm").click()
+    form = south.locator("form.g-dice")
+    form.locator('label.g-die:has(input[name="south"][value="5"])').click()
+    form.locator('label.g-die:has(input[name="north"][value="2"])').click()
+    form.locator("button[type=submit]:not([name=digital])").click()
+    south.locator('button[name="sequence"][value="center,west,east"]').click()
+
+    caught_up(south, game)
+    form = south.locator("form.g-choose")
+    form.locator('input[name="cards"][value="S-manoeuvre-1"]').check()
+    form.locator("select[name=unit]").select_option("S-inf-1")
+    form.locator("button[type=submit]").click()
+    expect(south.locator(".bar-answer, .flash, .messages").first).to_contain_text("налево или направо", timeout=5000)
+    expect(south.get_by_text("«Маневр!»", exact=False).first).to_be_visible()
+    body = south.locator("body").inner_text()
+    assert "Неверный ввод" not in body and "direction" not in body
+    expect(south.locator('form.g-choose input[name="cards"][value="S-manoeuvre-1"]')).to_be_checked()
+    expect(south.locator("form.g-choose select[name=unit]")).to_have_value("S-inf-1")
+    shot(south, "generalissimus-09-incomplete-choice-refused")
+
+    # North is not blocked: its choice is taken at once
+    caught_up(north, game)
+    form = north.locator("form.g-choose")
+    form.locator('input[name="cards"][value="N-form_up-1"]').check()
+    form.locator("select[name=unit]").select_option("N-inf-2")
+    north.locator("details.g-more > summary").click()
+    form.locator("select[name=formation]").select_option("column")
+    answered(north, form.locator("button[type=submit]").click)
+    assert "Неверный ввод" not in north.locator("body").inner_text()
+
+    # South completes its order: the step is carried out on both phones
+    caught_up(south, game)
+    form = south.locator("form.g-choose")
+    if not form.locator('input[name="cards"][value="S-manoeuvre-1"]').is_checked():
+        form.locator('input[name="cards"][value="S-manoeuvre-1"]').check()
+    form.locator("select[name=unit]").select_option("S-inf-1")
+    if not form.locator("select[name=direction]").is_visible():
+        south.locator("details.g-more > summary").click()
+    form.locator("select[name=direction]").select_option("left")
+    answered(south, form.locator("button[type=submit]").click)
+    expect(north.locator(".g-last-step")).to_contain_text("пехота Юга", timeout=5000)
+    st = log.current_state(game)["engine"]
+    assert next(u for u in st["units"] if u["id"] == "S-inf-1")["facing"] == "W"
+    assert st["phase"] == "end_of_turn"

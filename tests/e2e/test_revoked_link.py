@@ -29,6 +29,7 @@ def test_a_replaced_seat_link_shows_the_no_link_page_on_that_phone(asgi_live_ser
     seat = game.seats.get(number=2)
     t0 = time.perf_counter()
     host.locator(f'form:has(input[name="seat"][value="{seat.pk}"]) button').click()
+    host.locator('#new-link-confirm button[type="submit"]').click()  # the step that names whose phone loses access
     expect(host.locator(".messages")).to_contain_text("Бри")
     expect(britain.get_by_text("нет ссылки", exact=False)).to_be_visible(timeout=3000)
     print(f"\n  the phone showed the no-link page {(time.perf_counter() - t0) * 1000:.0f} ms after the host's tap")

@@ -307,7 +307,7 @@ def part_revoked(args, work: Path) -> None:
         for t in threads:
             t.start()
         t0 = time.perf_counter()
-        status, _h, _b, _t = host.post(f"/g/{pk}/seats/", {"seat": seat_id})
+        status, _h, _b, _t = host.post(f"/g/{pk}/seats/", {"seat": seat_id, "confirm": "yes"})
         for t in threads:
             t.join(30)
         closed = sorted(ended.values())

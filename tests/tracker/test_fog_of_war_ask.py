@@ -13,7 +13,7 @@ pytestmark = pytest.mark.django_db
 
 
 def ask(client, game, **params):
-    r = client.get(reverse("fog_of_war:ask", args=[game.pk]), params)
+    r = client.get(reverse("ask", args=[game.pk]), params)
     return r.status_code, visible(r.content.decode())
 
 
@@ -52,7 +52,7 @@ def test_the_answer_never_depends_on_the_other_sides_hidden_cards():
     assert "Да." in ask(phones[0], twins[0], q="intel", province="vichy")[1]
     for q in ("defend", "new_op", "intel", "reinforce_quagmire", "launch", "end_turn", "cancel_op", "reinforce_op"):
         for province in ("vichy", "libya", "italy", "poland"):
-            pages = [normalised(phone.get(reverse("fog_of_war:ask", args=[g.pk]),
+            pages = [normalised(phone.get(reverse("ask", args=[g.pk]),
                                           {"q": q, "province": province, "slot": "A", "origin": "italy"}).content.decode(), g)
                      for phone, g in zip(phones, twins)]
             assert pages[0] == pages[1], (q, province)

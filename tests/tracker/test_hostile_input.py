@@ -269,7 +269,7 @@ UNREADABLE_DIGITS = ["²", "①"]
 
 @pytest.mark.parametrize("seat", ["", "abc", "1.5", *UNREADABLE_DIGITS])
 def test_regenerating_a_non_numeric_seat_is_not_a_500(game, seat):
-    response = browser("host", game).post(reverse("seats", args=[game.pk]), {"seat": seat})
+    response = browser("host", game).post(reverse("seats", args=[game.pk]), {"seat": seat, "confirm": "yes"})
     assert_clean_answer(response)
 
 

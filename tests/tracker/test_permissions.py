@@ -52,7 +52,7 @@ def writes(game):
         (reverse("undo", args=[game.pk]), {"version": v}),
         (move, {"command": "step", "version": v, "action": "remove", "country": "germany", "space": "germany"}),
         (reverse("note", args=[game.pk]), {"country": "germany", "text": "секрет"}),
-        (reverse("seats", args=[game.pk]), {"seat": seat.pk}),  # regenerate a join link (host only)
+        (reverse("seats", args=[game.pk]), {"seat": seat.pk, "confirm": "yes"}),  # regenerate a join link (host only)
     ]
 
 
@@ -81,7 +81,7 @@ def test_forged_and_revoked_links(game):
     # a session bound to a link that the host then regenerates loses its rights at once
     revoked = client_as(game, "axis")
     seat = game.seats.get(number=1)
-    client_as(game, "host").post(reverse("seats", args=[game.pk]), {"seat": seat.pk})
+    client_as(game, "host").post(reverse("seats", args=[game.pk]), {"seat": seat.pk, "confirm": "yes"})
     for url, data in writes(game):
         before = snapshot(game)
         assert revoked.post(url, data).status_code == 403, url
@@ -140,12 +140,12 @@ def test_the_host_and_spectator_links_can_be_made_anew(game):
     other_host = Client()
     other_host.get(reverse("host_link", args=[old_host]))
     assert watcher.get(reverse("game", args=[game.pk])).status_code == 200
-    assert host.post(reverse("seats", args=[game.pk]), {"link": "watch"}).status_code == 302
+    assert host.post(reverse("seats", args=[game.pk]), {"link": "watch", "confirm": "yes"}).status_code == 302
     game.refresh_from_db()
     assert game.spectator_token != old_watch
     assert watcher.get(reverse("game", args=[game.pk])).status_code == 403
     assert Client().get(reverse("watch", args=[old_watch])).status_code == 404
-    assert host.post(reverse("seats", args=[game.pk]), {"link": "host"}).status_code == 302
+    assert host.post(reverse("seats", args=[game.pk]), {"link": "host", "confirm": "yes"}).status_code == 302
     game.refresh_from_db()
     assert game.host_token != old_host
     assert host.get(reverse("seats", args=[game.pk])).status_code == 200  # still the host
@@ -153,6 +153,6 @@ def test_the_host_and_spectator_links_can_be_made_anew(game):
     assert Client().get(reverse("host_link", args=[old_host])).status_code == 404
     # only the host may do it
     seat = client_as(game, "axis")
-    assert seat.post(reverse("seats", args=[game.pk]), {"link": "host"}).status_code == 403
+    assert seat.post(reverse("seats", args=[game.pk]), {"link": "host", "confirm": "yes"}).status_code == 403
     game.refresh_from_db()
     assert host.get(reverse("seats", args=[game.pk])).status_code == 200

@@ -50,7 +50,7 @@ def test_a_replaced_seat_link_ends_that_seat_s_stream_at_once(server, game6):
         s.wait_for(lambda s: "event: ping" in s.body)
     seat = game6.seats.get(number=2)
     t0 = time.perf_counter()
-    assert host.post(reverse("seats", args=[game6.pk]), {"seat": seat.pk}).status_code == 302
+    assert host.post(reverse("seats", args=[game6.pk]), {"seat": seat.pk, "confirm": "yes"}).status_code == 302
     ended(streams["britain"])
     took = time.perf_counter() - t0
     print(f"\n  the replaced seat link's stream ended {took * 1000:.0f} ms after the host's tap")
@@ -81,7 +81,7 @@ def test_a_replaced_spectator_or_host_link_ends_its_streams(server, game6, link)
               "seat": Stream(server, game6, germany)}
     for s in opened.values():
         s.wait_for(lambda s: "event: ping" in s.body)
-    assert host.post(reverse("seats", args=[game6.pk]), {"link": link}).status_code == 302
+    assert host.post(reverse("seats", args=[game6.pk]), {"link": link, "confirm": "yes"}).status_code == 302
     ended(opened[link])
     time.sleep(0.3)
     assert not opened["seat"].raw.endswith(b"0\r\n\r\n")

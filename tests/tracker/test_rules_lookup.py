@@ -104,7 +104,7 @@ def test_the_filter_defaults_to_the_game_the_browser_came_from(client):
     assert reverse("rule_section", args=["generalissimus", "square"]) in html
     assert "/rules/fog_of_war/" not in html and "/rules/r/" not in html
     assert 'value="generalissimus" checked' in html and "Бородино" in html  # the back link
-    assert reverse("ask", args=[battle.pk]) not in html  # its engine answers no questions about a position yet
+    assert reverse("ask", args=[battle.pk]) in html  # its engine answers questions about its position
     html = html_of(client, reverse("rules"), {"q": "снабжение", "game": "all"})  # the filter can be widened
     assert "/rules/fog_of_war/supply/" in html
 

@@ -120,7 +120,7 @@ def test_spectator_sees_the_game_but_cannot_move(client, game):
 def test_regenerated_join_link_revokes_the_old_one(client, game):
     seat = game.seats.get(number=1)
     old = seat.token
-    as_host(client, game).post(reverse("seats", args=[game.pk]), {"seat": seat.pk})
+    as_host(client, game).post(reverse("seats", args=[game.pk]), {"seat": seat.pk, "confirm": "yes"})
     seat.refresh_from_db()
     assert seat.token != old
     other = client.__class__()
@@ -308,3 +308,23 @@ def test_a_whole_error_page_for_an_htmx_tap_reloads_instead_of_nesting(client, g
     r = post(spectator, game, "play_card", card_type="build_army", space="eastern_europe")
     page = spectator.get(reverse("game", args=[game.pk])).content.decode()
     assert "Нажатие не принято" in page
+
+
+def test_a_new_link_is_made_only_after_a_confirmation_naming_whose_phone_loses_access(client, game):
+    seat = game.seats.get(number=1)
+    old = seat.token
+    host = as_host(client, game)
+    r = host.post(reverse("seats", args=[game.pk]), {"seat": seat.pk})
+    assert r.status_code == 200
+    text = r.content.decode()
+    assert seat.player_name in text and 'name="confirm" value="yes"' in text
+    seat.refresh_from_db()
+    assert seat.token == old  # asking changes nothing
+    for link in ("watch", "host"):
+        before = (game.spectator_token, game.host_token)
+        assert host.post(reverse("seats", args=[game.pk]), {"link": link}).status_code == 200
+        game.refresh_from_db()
+        assert (game.spectator_token, game.host_token) == before
+    host.post(reverse("seats", args=[game.pk]), {"seat": seat.pk, "confirm": "yes"})
+    seat.refresh_from_db()
+    assert seat.token != old

@@ -169,12 +169,17 @@ def seats(request, pk):
     game, denied = _host(request, pk, _("Only the host sees the join links."))
     if denied:
         return denied
+    confirmed = request.POST.get("confirm") == "yes"  # a new link is made only on the confirmation step
     if request.method == "POST" and request.POST.get("link") in ("host", "watch"):
+        if not confirmed:
+            return _confirm_new_link(request, game, link=request.POST["link"])
         return _new_game_link(request, game, request.POST["link"])
     if request.method == "POST":
         seat_id = request.POST.get("seat", "")
         readable = seat_id.isascii() and seat_id.isdigit() and len(seat_id) < 10  # "²" is a digit to isdigit()
         seat = get_object_or_404(Seat, game=game, pk=int(seat_id) if readable else -1)
+        if not confirmed:
+            return _confirm_new_link(request, game, seat=seat)
         access.new_seat_link(seat)
         messages.info(request, _("A new join link was made for %(player)s; the old one no longer works.")
                       % {"player": seat.player_name})
@@ -186,6 +191,23 @@ def seats(request, pk):
     watch_url = _absolute(request, reverse("watch", args=[game.spectator_token]))
     host = _absolute(request, reverse("host_link", args=[game.host_token]))
     return render(request, "seats.html", {"game": game, "rows": rows, "watch_url": watch_url, "host_url": host})
+
+
+def _confirm_new_link(request, game, seat=None, link: str = ""):
+    """The step before a new link: whose phone loses access, with «make it» and «cancel»."""
+    if seat is not None:
+        who = _("%(player)s (%(roles)s)") % {"player": seat.player_name, "roles": seat_roles(game, seat)}
+        loses = _("The phone of %(who)s loses access to the game at once: its link and QR code stop working, "
+                  "and that player must scan the new code.") % {"who": who}
+    elif link == "watch":
+        who = _("spectators")
+        loses = _("Every spectator's screen (and the table screen) loses access at once: the spectator link and "
+                  "its QR code stop working.")
+    else:
+        who = _("the host")
+        loses = _("The old host link stops working at once; this browser stays the host.")
+    return render(request, "seats_confirm.html", {"game": game, "seat": seat, "link": link, "who": who,
+                                                  "loses": loses})
 
 
 def _new_game_link(request, game, link: str):

@@ -3,7 +3,7 @@ its own side; the engine answers from the table as that seat sees it (``view_for
 face-down cards and operation targets are hidden there, so they can never change the answer."""
 from __future__ import annotations
 
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
@@ -11,7 +11,6 @@ from gameplay.fog_of_war.board import SIDES
 from gameplay.fog_of_war.stepper import STEPPER, engine_of, province_name
 
 from tracker.core import access, log
-from tracker.core.models import Game
 from tracker.language import lang as _lang
 
 QUESTIONS = ("defend", "new_op", "reinforce_op", "cancel_op", "launch", "reinforce_quagmire", "intel", "end_turn")
@@ -78,7 +77,3 @@ def ask(request, game):
                              "text": out.reason.text(lang) if not out.ok else _("The rules allow it now.")}
     return render(request, "fog_of_war/ask.html", context)
 
-
-def view(request, pk):
-    """``/fog-of-war/g/<pk>/fow-ask/``: the same page at an address of its own."""
-    return ask(request, get_object_or_404(Game, pk=pk, kind=Game.FOG_OF_WAR))

@@ -2,7 +2,7 @@
 Its page and moves are served by the core's URLs (``game``, ``command``, ``undo``, ``redo``)."""
 from django.urls import path
 
-from . import ask, maps, views
+from . import maps, views
 
 app_name = "fog_of_war"
 urlpatterns = [
@@ -10,5 +10,4 @@ urlpatterns = [
     path("maps/", maps.index, name="maps"),
     path("maps/<int:pk>/", maps.editor, name="map"),
     path("maps/<int:pk>/export/", maps.export, name="map_export"),
-    path("g/<int:pk>/fow-ask/", ask.view, name="ask"),
 ]

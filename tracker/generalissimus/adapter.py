@@ -8,9 +8,7 @@ from tracker.core.registry import GameAdapter, seen
 
 from . import page
 
-# Commands that handle a side's face-down order cards: only its own seat sends them (a reaction names
-# a face-down Bayonets! card: the engine's answer to anyone else would tell whether it exists).
-SECRET = {"place", "unplace", "choose", "react"}
+SECRET = page.SECRET  # commands on a side's face-down cards: only its own seat sends them
 # Commands a side makes at the same time as the other side, on its own secret part of the table
 # (orders face down, the card for a step, its own dice).
 SIMULTANEOUS = {"place", "unplace", "confirm", "choose", "dice"}

@@ -79,6 +79,10 @@ def side_label(s: str) -> str:
     return {"south": gettext("South"), "north": gettext("North")}[s]
 
 
+def facing_label(f: str) -> str:
+    return {"N": gettext("north"), "E": gettext("east"), "S": gettext("south"), "W": gettext("west")}.get(f, f)
+
+
 def zone_label(zone: str, viewer: str | None) -> str:
     """Zones are stored absolutely; each player sees them as own flanks (spec §0.2)."""
     if viewer == "north":
@@ -460,6 +464,15 @@ class ChooseForm(SideForm):
         super().__init__(*args, **kwargs)
         self.fields["cards"].choices = list(cards)
         self.fields["unit"].choices = list(units)
+        # the posted value is never repeated back: it is an identifier, not a word a player uses
+        self.fields["cards"].error_messages.update(
+            invalid_choice=_("That card does not lie face down in this step's zone (actions phase)."),
+            required=_("Tick the card you reveal in this step (actions phase)."))
+        self.fields["unit"].error_messages.update(
+            invalid_choice=_("That unit cannot take your card: it must be yours, in this zone or in reserve (one card, one unit rule)."),
+            required=_("Choose the unit the card orders (one card, one unit rule)."))
+        for name in ("facing", "formation", "direction", "use"):
+            self.fields[name].error_messages["invalid_choice"] = _("Choose one of the offered values.")
 
     def clean_path(self):
         raw = self.cleaned_data.get("path") or ""

@@ -13,9 +13,11 @@ from gameplay.generalissimus.geometry import zone_of
 from gameplay.generalissimus.queries import (card_counts, choosers, rule_hints, step_needs_of, unit_options,
                                              zone_order_chooser)
 from gameplay.generalissimus.state import CARD_TYPES, FORMATIONS, ZONES
-from gameplay.generalissimus.stepper import SIDES, STEPPER, engine_of
+from gameplay.generalissimus.stepper import SIDES, STEPPER, changes_text, engine_of
+from gameplay.generalissimus.words import plain_text, unit_name
 
 from tracker.core.commands import BadInput, Parsed
+from tracker.core.log import FORBIDDEN_REASON, SECRET_REASON
 from tracker.core.models import Game
 from tracker.language import lang as _lang
 
@@ -74,10 +76,35 @@ def _acts_for(actor) -> tuple[str, ...]:
 
 
 def _unit_name(st, uid) -> str:
-    u = st.unit(uid) if uid else None
+    """A unit as players name it: «конница Севера на a6»."""
+    u = st.unit(uid) if isinstance(uid, str) and uid else None
     if u is None:
-        return uid or ""
-    return f"{uid} ({F.kind_label(u.kind)}, {u.sector or '—'})"
+        return "—" if uid else ""
+    return unit_name(u, _lang())
+
+
+def _plain(st, text: str) -> str:
+    """An engine sentence with this battle's units, cards and sides named as players name them."""
+    return plain_text(text, st, _lang())
+
+
+def _extra(rev: dict) -> str:
+    words = {"left": _("turn left"), "right": _("turn right"), "charge": _("charge"), "advance": _("advance"),
+             "meet": _("meet a charge")}
+    out = []
+    for k in ("use", "to", "path", "facing", "formation", "direction"):
+        v = rev.get(k)
+        if not v:
+            continue
+        if isinstance(v, list):
+            out.append("→".join(map(str, v)))
+        elif k == "facing":
+            out.append(F.facing_label(v))
+        elif k == "formation" and v in FORMATIONS:
+            out.append(F.formation_label(v))
+        else:
+            out.append(str(words.get(v, v)))
+    return " ".join(out)
 
 
 def _card_view(st, side, rev: dict, mine=False) -> dict:
@@ -86,8 +113,7 @@ def _card_view(st, side, rev: dict, mine=False) -> dict:
     kind = "rally" if len(ids) == 2 else (cards[ids[0]].type if ids[0] in cards else "")
     return {"side": side, "side_name": F.side_label(side), "kind": kind, "label": F.card_label(kind) if kind else "",
             "unit": _unit_name(st, rev.get("unit")), "target": _unit_name(st, rev.get("target")) if rev.get("target") else "",
-            "extra": " ".join(str(rev[k]) if not isinstance(rev[k], list) else "→".join(rev[k])
-                              for k in ("use", "to", "path", "facing", "formation", "direction") if rev.get(k))}
+            "extra": _extra(rev)}
 
 
 def _options_view(st, uid: str) -> tuple[list[dict], dict]:
@@ -96,7 +122,7 @@ def _options_view(st, uid: str) -> tuple[list[dict], dict]:
     if found is None:
         return [], {"move": set(), "target": set()}
     lang = _lang()
-    out = [{"card": F.card_label(o.card), "ok": o.ok, "text": reason_text(o.reason, lang)} for o in found.options]
+    out = [{"card": F.card_label(o.card), "ok": o.ok, "text": _plain(st, reason_text(o.reason, lang))} for o in found.options]
     if found.zone is not None:
         u = st.unit(uid)
         out.insert(0, {"card": _("Zone"), "ok": True, "text": F.zone_label(found.zone, u.owner)})
@@ -149,6 +175,7 @@ def context(request, game: Game, actor, full_state: dict, keep=None) -> dict:
         "players": [(F.side_label(s), players.get(s, ""), s) for s in SIDES],
         "board": board_view(st.to_dict(), viewer, selected, {k: v for k, v in hints.items()} if hints else None),
         "selected": st.unit(selected) if selected else None, "options": options,
+        "selected_name": _unit_name(st, selected) if selected else "",
         "zones": zones, "pile_total": [(F.side_label(s), pile_total[s]) for s in SIDES if s not in mine],
         "my": my, "version": version,
         "zone_sequence": [F.zone_label(z, viewer) for z in st.zone_sequence],
@@ -159,13 +186,13 @@ def context(request, game: Game, actor, full_state: dict, keep=None) -> dict:
         "zone_orders": [(",".join(p), " → ".join(F.zone_label(z, viewer) for z in p)) for p in _perms()],
         "to_reveal": [{"side": s, "name": F.side_label(s), "chosen": bool((state.get("pending") or {}).get(s))}
                       for s in to_reveal],
-        "choose": [_choose_entry(st, state, s) for s in mine if s in to_reveal and not (state.get("pending") or {}).get(s)]
+        "choose": [_choose_entry(st, state, s, keep) for s in mine if s in to_reveal and not (state.get("pending") or {}).get(s)]
         if writable else [],
         "reveal": [_card_view(st, s, rev) for s, rev in reveal["cards"].items()] if reveal else [],
         "needs": [_need_view(st, n, acts, writable) for n in needs],
         "asks": [_ask_view(st, n, acts, writable, mine) for n in asks[:1]],
         "can_end_turn": writable and complete,
-        "correction": _correction_view(state.get("correction"), acts, writable),
+        "correction": _correction_view(st, state.get("correction"), acts, writable),
         "correct_as": next(iter(acts), None) if writable and not state.get("correction") else None,
         "all_units": [(u.id, _unit_name(st, u.id)) for u in st.units],
         "formations": [(f, F.formation_label(f)) for f in FORMATIONS],
@@ -174,7 +201,7 @@ def context(request, game: Game, actor, full_state: dict, keep=None) -> dict:
         "dice_values": range(1, 7),
         "units": _units_view(st),
         "settings_changed": _settings_changed(st),
-        "rule_hints": [reason_text(r, _lang()) for r in rule_hints(st).get(st.phase, [])],
+        "rule_hints": [_plain(st, reason_text(r, _lang())) for r in rule_hints(st).get(st.phase, [])],
         "winner": (_("Draw") if st.winner == "draw" else F.side_label(st.winner)) if st.winner else "",
         "forms": keep or {},
         "self_url": reverse("game", args=[game.pk]) + (f"?unit={selected}" if selected else ""),
@@ -186,7 +213,10 @@ def _perms():
     return list(permutations(ZONES))
 
 
-def _choose_entry(st, state, side) -> dict:
+CHOICE_FIELDS = ("unit", "target", "use", "to", "path", "facing", "formation", "direction")
+
+
+def _choose_entry(st, state, side, keep=None) -> dict:
     zone = st.current_zone
     cards = [(c.id, F.card_label(c.type)) for c in st.cards if c.owner == side and c.state == "placed" and c.zone == zone]
     units = [(u.id, _unit_name(st, u.id) + (" — " + _("routed") if u.routed else ""))
@@ -194,12 +224,20 @@ def _choose_entry(st, state, side) -> dict:
                                                        (u.on_board and zone_of(u.sector, st.settings.zone_columns) == zone))]
     others = [(u.id, _unit_name(st, u.id)) for u in st.units if u.owner == side and u.on_board and (u.id, _unit_name(st, u.id)) not in units]
     enemies = [(u.id, _unit_name(st, u.id)) for u in st.units if u.owner != side and u.on_board]
+    kept = dict((keep or {}).get("choose") or {})
+    kept["cards"] = list((keep or {}).get("choose_cards") or [])
     return {"side": side, "name": F.side_label(side), "cards": cards, "units": units + others, "enemies": enemies,
-            "formations": [(f, F.formation_label(f)) for f in FORMATIONS]}
+            "formations": [(f, F.formation_label(f)) for f in FORMATIONS], "kept": kept,
+            "facings": [(f, F.facing_label(f)) for f in ("N", "E", "S", "W")]}
+
+
+def _mod_label(key: str) -> str:
+    return {"column": _("column"), "square_vs_cavalry": _("square against cavalry"), "flank": _("flank")}.get(key, key)
 
 
 def _need_view(st, n: dict, acts, writable) -> dict:
     entered = n.get("entered")
+    n = dict(n, unit=_unit_name(st, n.get("unit")), target=_unit_name(st, n.get("target")))
     if n["roll"] == "fire":
         bonus = n.get("bonus", 0)
         if n.get("mode") == "extra_die":
@@ -208,7 +246,7 @@ def _need_view(st, n: dict, acts, writable) -> dict:
             text = _("%(unit)s fires at %(target)s: roll %(n)s dice, hit on %(hit)s–6 (bonus +%(bonus)s).") % {
                 "unit": n["unit"], "target": n["target"], "n": n["n"], "hit": n["hit"], "bonus": bonus}
     else:
-        mods = ", ".join(f"{k} +{v}" for k, v in (n.get("mods") or {}).items()) or "—"
+        mods = ", ".join(f"{_mod_label(k)} +{v}" for k, v in (n.get("mods") or {}).items()) or "—"
         text = _("Melee, %(role)s %(unit)s: roll %(n)s dice, the sum plus modifiers (%(mods)s).") % {
             "role": _("attacker") if n.get("role") == "attacker" else _("defender"), "unit": n["unit"], "n": n["n"], "mods": mods}
     return {"side": n["side"], "side_name": F.side_label(n["side"]), "roll": n["roll"], "n": n["n"], "text": text,
@@ -234,12 +272,12 @@ def _ask_view(st, n: dict, acts, writable, mine) -> dict:
     return out
 
 
-def _correction_view(prop, acts, writable) -> dict | None:
+def _correction_view(st, prop, acts, writable) -> dict | None:
     if not prop:
         return None
     others = [s for s in SIDES if s != prop["by"]]
-    return {"by": F.side_label(prop["by"]), "unit": prop["unit"],
-            "what": ", ".join(f"{k}: {v}" for k, v in sorted(prop["set"].items())),
+    return {"by": F.side_label(prop["by"]), "unit": _unit_name(st, prop["unit"]),
+            "what": changes_text(prop["set"])[1 if _lang() == "en" else 0],
             "agree_as": next((s for s in others if writable and s in acts), None),
             "drop_as": next((s for s in SIDES if writable and s in acts), None)}
 
@@ -253,10 +291,11 @@ def _step_view(st, rec: dict) -> dict:
             dice.append(" ".join(map(str, d["dice"])))
         for role in ("attacker", "defender"):
             if isinstance(d.get(role), dict):
-                mods = " ".join(f"+{v} {k}" for k, v in d[role].get("mods", {}).items())
+                mods = " ".join(f"+{v} {_mod_label(k)}" for k, v in d[role].get("mods", {}).items())
                 dice.append(f"{' '.join(map(str, d[role]['dice']))} {mods} = {d[role]['total']}")
-        cards.append({"side_name": F.side_label(side), "label": F.card_label(c["kind"]), "unit": c.get("unit"),
-                      "target": c.get("target") or "", "state": c.get("state"), "reason": _reason(c.get("reason")),
+        cards.append({"side_name": F.side_label(side), "label": F.card_label(c["kind"]), "unit": _unit_name(st, c.get("unit")),
+                      "target": _unit_name(st, c.get("target")), "state": c.get("state"),
+                      "reason": _plain(st, _reason(c.get("reason"))),
                       "dice": dice})
     sources = sorted({v.get("source", "physical") for v in rec.get("dice", {}).values()})
     return {"turn": rec.get("turn"), "zone": F.zone_label(rec["zone"], None), "cards": cards,
@@ -266,11 +305,12 @@ def _step_view(st, rec: dict) -> dict:
 def _units_view(st) -> list[dict]:
     out = []
     for u in st.units:
-        blocks = f"{u.crew}+{'G' if u.gun else '-'}" if u.kind == "artillery" else str(u.blocks)
+        blocks = (f"{u.crew} + {_('gun')}" if u.gun else str(u.crew)) if u.kind == "artillery" else str(u.blocks)
         where = u.sector if u.on_board else {"reserve": _("reserve"), "destroyed": _("destroyed"),
                                             "deserted": _("deserted")}.get(u.location, u.location)
-        out.append({"id": u.id, "side": u.owner, "kind": F.kind_label(u.kind), "where": where, "blocks": blocks,
-                    "formation": F.formation_label(u.formation), "facing": u.facing, "routed": u.routed,
+        out.append({"id": u.id, "name": unit_name(u, _lang()), "side": u.owner, "kind": F.kind_label(u.kind),
+                    "where": where, "blocks": blocks,
+                    "formation": F.formation_label(u.formation), "facing": F.facing_label(u.facing), "routed": u.routed,
                     "attacks": ", ".join(u.attacks_used)})
     return out
 
@@ -287,6 +327,9 @@ def _settings_changed(st) -> list[dict]:
     return out
 
 
+# Commands that handle a side's face-down order cards: only its own seat sends them (a reaction names
+# a face-down Bayonets! card: the engine's answer to anyone else would tell whether it exists).
+SECRET = {"place", "unplace", "choose", "react"}
 SIDE_COMMANDS = {"place": F.PlaceForm, "unplace": F.UnplaceForm, "confirm": F.SideForm, "zones": F.ZonesForm,
                  "choose": F.ChooseForm, "dice": F.DiceForm, "retreat_choice": F.RetreatChoiceForm,
                  "react": F.ReactForm, "correct": F.CorrectForm, "agree_correction": F.SideForm,
@@ -303,16 +346,25 @@ def parse(request, game: Game, actor, current) -> Parsed:
     if form_class is None:
         raise BadInput(_("Unknown command."))
     side = request.POST.get("side")
-    if kind in SIDE_COMMANDS and side in SIDES and side not in _acts_for(actor):
-        raise BadInput(_("You cannot act for this side."), status=403)
+    if kind in SIDE_COMMANDS and side not in SIDES:
+        raise BadInput(_("Choose a side (South or North)."))
+    # who may act first, before anything that reads a side's face-down cards or hidden choice
+    if kind in SIDE_COMMANDS and side not in _acts_for(actor):
+        raise BadInput(FORBIDDEN_REASON.text(_lang()), status=403)
+    if kind in SECRET and side not in _mine(actor):
+        raise BadInput(SECRET_REASON.text(_lang()), status=403)
     kwargs = {}
     if form_class is F.ChooseForm and side in SIDES:
         state = current()
         entry = _choose_entry(engine_of(state), state, side)
         kwargs = {"cards": entry["cards"], "units": entry["units"]}
+    keep = {}
+    if kind == "choose":  # a refused choice shows again as it was entered
+        keep = {"choose": {k: str(request.POST.get(k, ""))[:40] for k in CHOICE_FIELDS},
+                "choose_cards": [str(c)[:40] for c in request.POST.getlist("cards")[:4]]}
     form = form_class(request.POST, **kwargs)
     if not form.is_valid():
-        raise BadInput("; ".join(str(e) for errs in form.errors.values() for e in errs))
+        raise BadInput("; ".join(str(e) for errs in form.errors.values() for e in errs), keep=keep)
     if kind == "correct":
         changes = form.changes()
         if not changes:
@@ -321,8 +373,8 @@ def parse(request, game: Game, actor, current) -> Parsed:
                        "set": changes}, form.cleaned_data["version"])
     cmd, problem = _command(kind, form.cleaned_data)
     if problem:
-        raise BadInput(problem)
-    return Parsed(cmd, form.cleaned_data["version"])
+        raise BadInput(problem, keep=keep)
+    return Parsed(cmd, form.cleaned_data["version"], keep=keep)
 
 
 def _command(kind, d) -> tuple[dict, str | None]:
