@@ -11,6 +11,8 @@ import random
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import yaml
+
 from gameplay.common import Outcome
 
 from .queries import step_needs_of
@@ -169,7 +171,6 @@ def run_scenario(data: dict) -> dict:
 
 
 def rule_ids() -> set[str]:
-    import yaml
     path = Path(__file__).parent / "data" / "rules.yaml"
     return {s["id"] for s in yaml.safe_load(path.read_text(encoding="utf-8"))["sections"]}
 
