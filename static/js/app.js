@@ -134,14 +134,20 @@
       root.setProperty("--bar-width", Math.round(r.width) + "px");
     }
     // Under its cap (max-height, static/css/app.css) the bar's long lists (.bar-scroll, a card step's choices; and
-    // the answer) give up what the bar would overflow, the last first, never below one row; the rest of the bar (its
-    // buttons) keeps its height.
-    var lists = bar.querySelectorAll(".bar-answer, .bar-scroll, .card-steps div.choices"), i;
+    // the answer) give up what the bar would overflow, the last first, never below one row (a card step's choices:
+    // their first row of buttons, whole); the rest of the bar (its buttons, «Закончить ход» under the list) keeps its
+    // height. While a card step offers choices, the answer to the last tap gives up first: the choices are the
+    // decision.
+    var lists = Array.prototype.slice.call(bar.querySelectorAll(".bar-answer, .bar-scroll, .card-steps div.choices")), i;
     for (i = 0; i < lists.length; i++) { lists[i].style.maxHeight = ""; }
+    var answer = bar.querySelector(".bar-answer");
+    if (answer && bar.querySelector(".card-steps div.choices")) { lists.splice(lists.indexOf(answer), 1); lists.push(answer); }
     var over = bar.scrollHeight - bar.clientHeight;
     for (i = lists.length - 1; i >= 0 && over > 0; i--) {
-      var full = Math.floor(lists[i].getBoundingClientRect().height);
-      var keep = Math.max(Math.min(full, 40), full - over);
+      var box = lists[i].getBoundingClientRect(), full = Math.floor(box.height), row = 40;
+      var first = lists[i].matches(".card-steps div.choices") ? lists[i].querySelector(".btn") : null;
+      if (first) { row = Math.ceil(first.getBoundingClientRect().bottom - box.top + 3); }
+      var keep = Math.max(Math.min(full, row), full - over);
       if (keep < full) {
         lists[i].style.maxHeight = keep + "px";
         over -= full - keep;

@@ -1,7 +1,7 @@
 """360 px clean: on a 360×640 phone, no text overflows its box sideways (a select's chosen option included) and no
 visible word is broken inside itself (the CSS of overflow-wrap: anywhere, word-break or hyphens would do that: a
 word drawn on two lines), on the QMG game page (the decision bar with an answer in it, the space info, every fold
-open), the three new-game pages (every fold open) and the seats page. URLs may break anywhere: they are not words."""
+open), the three new-game pages (every fold open) and the seats page; an empty field's placeholder is not cut either. URLs may break anywhere: they are not words."""
 import re
 
 import pytest
@@ -87,6 +87,16 @@ PROBLEMS = r"""() => {
       const b = a.getBoundingClientRect();
       if (r.right > b.right + 1 || r.left < b.left - 1) { out.push("cut at a side: " + (el.textContent || el.name).trim().slice(0, 40)); break; }
     }
+  }
+  // 6. a field's placeholder wider than the room the field gives its text (an empty field shows it cut: «…или
+  //    название карт»): the placeholder put in as the value for a moment must not scroll the field (its room is less
+  //    than its box: padding, and a datalist's arrow; no event is sent)
+  for (const field of document.querySelectorAll("main input[placeholder]")) {
+    if (!visible(field) || skipped(field) || field.value || !field.placeholder) continue;
+    field.value = field.placeholder;
+    const over = field.scrollWidth - field.clientWidth;
+    field.value = "";
+    if (over > 1) out.push(`placeholder cut (${over} px): ` + field.placeholder);
   }
   return [...new Set(out)];
 }"""

@@ -111,6 +111,33 @@ class Phone:
             assert all(scrolls == 0 for _t, _n, scrolls in self.turns), self.turns
 
 
+def step_choices_under_the_finger(page):
+    """Every button of the open card step in the bar (its choices and «Пропустить») is whole on the screen and
+    under the finger, none covered by «Закончить ход» or cut by the bar's list, the page not scrolled."""
+    buttons = page.locator("#decision-bar #card-steps div.choices button")
+    assert buttons.count(), "the open card step offers no button"
+    covered = [(b.inner_text(), where) for b in buttons.all() if not (where := b.evaluate(UNDER_FINGER))["ok"]]
+    assert not covered, covered
+    assert page.evaluate("window.scrollY") == 0
+
+
+def step_choices_reachable(page):
+    """A card step with more choices than the bar holds: its list scrolls inside the bar (the page does not), and each
+    button scrolled into the list's view is under the finger — never under «Закончить ход», which stays on the
+    screen below the list. The list is scrolled back to its top afterwards."""
+    buttons = page.locator("#decision-bar #card-steps div.choices button")
+    assert buttons.count(), "the open card step offers no button"
+    covered = []
+    for b in buttons.all():
+        b.evaluate("""(el) => { const list = el.closest("div.choices");
+            list.scrollTop += el.getBoundingClientRect().top - list.getBoundingClientRect().top; }""")
+        if not (where := b.evaluate(UNDER_FINGER))["ok"]:
+            covered.append((b.inner_text(), where))
+        assert page.evaluate("window.scrollY") == 0
+    page.locator("#decision-bar #card-steps div.choices").evaluate("(el) => { el.scrollTop = 0; }")
+    assert not covered, covered
+
+
 def screen(page, name):
     """What the phone's screen shows (the viewport, with the bar where it is), in test-artifacts/."""
     ARTIFACTS.mkdir(exist_ok=True)
@@ -241,6 +268,8 @@ def test_an_event_with_a_map_choice(live_server, new_context):
         assert bar.bounding_box()["height"] <= PHONE["height"] / 2 + 1, bar.bounding_box()
         for control in (bar.locator("[data-step-choice]").first, bar.get_by_role("button", name="Закончить ход")):
             assert control.evaluate(UNDER_FINGER)["ok"], control
+        step_choices_reachable(germany.page)  # five spaces and «Пропустить»: the list scrolls above the finish row
+        assert bar.get_by_role("button", name="Закончить ход").evaluate(UNDER_FINGER)["ok"]
     screen(germany.page, "decision-bar-event-step-360")
     germany.tap(space(germany.page, "balkans"))
     expect(answer(germany.page)).to_contain_text("найм")  # «Можно: при найме снабжение не требуется…»
