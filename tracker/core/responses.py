@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 
 from django.contrib import messages
+from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _, ngettext
@@ -20,6 +21,13 @@ from tracker.language import lang as current_lang
 from . import log, statecache
 from .registry import adapter_of
 from .selectors import history, recent_events, undo_sealed
+
+# What ``{% csrf_token %}`` (and ``{{ csrf_token }}``) print while a game page is rendered: the answer then carries
+# this request's own token in its place. A part kept in the render cache (undo/redo, a seat's note form) so holds
+# the mark, never a token, and serves every session. The mark is printed escaped ("&lt;…&gt;"), which no escaped
+# text of a player can print.
+CSRF_MARK = "<csrf-token>"
+CSRF_MARK_PRINTED = b"&lt;csrf-token&gt;"
 
 LEVELS = {messages.SUCCESS: "success", messages.WARNING: "warning", messages.ERROR: "error", messages.INFO: "info"}
 
@@ -54,6 +62,7 @@ def _context(request, game, actor, adapter, state, keep=None, flash=None, extra=
     context.update(extra or {})
     context["flash"] = flash
     context["partial"] = adapter.partial_template
+    context["csrf_token"] = CSRF_MARK  # the request's own token goes in at the end (``render_game``)
     return context
 
 
@@ -68,7 +77,9 @@ def render_game(request, game, actor, *, status: int = 200, keep=None, flash: di
     if not request.htmx and request.session.get("last_game") != game.pk:
         request.session["last_game"] = game.pk  # the rule pages link back to it (tracker.qmg.lookup)
     template = adapter.partial_template if request.htmx else "core/page.html"
-    return render(request, template, context, status=status)
+    response = render(request, template, context, status=status)
+    response.content = response.content.replace(CSRF_MARK_PRINTED, get_token(request).encode())
+    return response
 
 
 def answer(request, game, actor, level: int, text: str, *, notes=(), status: int = 200, keep=None,
