@@ -28,6 +28,10 @@ from .selectors import history, recent_events, undo_sealed
 # text of a player can print.
 CSRF_MARK = "<csrf-token>"
 CSRF_MARK_PRINTED = b"&lt;csrf-token&gt;"
+# An htmx request carries the page's token in its X-CSRFToken header (``<body hx-headers>`` of base.html, which
+# Django's CSRF check reads when a form sends no token field): the forms of an htmx answer need no token field,
+# and the answer asks for no token (no masking, no cookie to set again).
+CSRF_FIELD = b'<input type="hidden" name="csrfmiddlewaretoken" value="' + CSRF_MARK_PRINTED + b'">'
 
 LEVELS = {messages.SUCCESS: "success", messages.WARNING: "warning", messages.ERROR: "error", messages.INFO: "info"}
 
@@ -78,7 +82,10 @@ def render_game(request, game, actor, *, status: int = 200, keep=None, flash: di
         request.session["last_game"] = game.pk  # the rule pages link back to it (tracker.qmg.lookup)
     template = adapter.partial_template if request.htmx else "core/page.html"
     response = render(request, template, context, status=status)
-    response.content = response.content.replace(CSRF_MARK_PRINTED, get_token(request).encode())
+    content = response.content.replace(CSRF_FIELD, b"") if request.htmx else response.content
+    if CSRF_MARK_PRINTED in content:
+        content = content.replace(CSRF_MARK_PRINTED, get_token(request).encode())
+    response.content = content
     return response
 
 
