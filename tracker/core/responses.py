@@ -50,7 +50,7 @@ def shell_context(game, actor) -> dict:
         adapter = adapter_of(game)
         you = ", ".join(adapter.role_name(game, r, lang) for r in actor.seat.countries)
     events = functools.cache(lambda: recent_events(game))  # read once, if this version's log or undo seal is not kept
-    return {"game": game, "actor": actor, "lang": lang, "version": game.version, "you": you, "events": events,
+    return {"game": game, "actor": actor, "lang": lang, "version": str(game.version), "you": you, "events": events,
             "history": lambda: history(game, events()),  # a template calls it
             "can_write": actor.can_write, "done_moves": bool(game.done_moves), "undone_moves": bool(game.undone_moves),
             # addresses of the forms, made when (and if) the page shows one
