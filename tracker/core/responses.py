@@ -7,10 +7,15 @@ success redirects (post/redirect/get) and a failure shows the whole page with it
 from __future__ import annotations
 
 import functools
+import hashlib
+import re
 
 from django.contrib import messages
+from django.core.cache import cache
+from django.http import HttpResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _, ngettext
 
@@ -73,20 +78,68 @@ def _context(request, game, actor, adapter, state, keep=None, flash=None, extra=
 def render_game(request, game, actor, *, status: int = 200, keep=None, flash: dict | None = None,
                 extra: dict | None = None):
     """The game page, or for htmx its ``#game`` section (the game's partial template), for this viewer. What
-    every viewer of a version sees alike comes from the render cache (the game's public parts, the log); this
-    viewer's own parts are rendered for this request."""
+    every viewer of a version sees alike comes from the render cache (the game's public parts, the log, and for
+    htmx the whole section but this viewer's own parts: ``_skeleton``); this viewer's own parts are rendered for
+    this request."""
     adapter = adapter_of(game)
     state = statecache.load(game, adapter)  # the write that made this version already kept its state
     context = _context(request, game, actor, adapter, state, keep, flash, extra)
+    if request.htmx and adapter.slots and not extra:
+        response = _in_skeleton(request, game, adapter, state, context, status)
+        if response is not None:
+            return response
     if not request.htmx and request.session.get("last_game") != game.pk:
         request.session["last_game"] = game.pk  # the rule pages link back to it (tracker.qmg.lookup)
     template = adapter.partial_template if request.htmx else "core/page.html"
     response = render(request, template, context, status=status)
-    content = response.content.replace(CSRF_FIELD, b"") if request.htmx else response.content
+    response.content = _with_token(request, response.content)
+    return response
+
+
+def _with_token(request, content: bytes) -> bytes:
+    """The rendered page with the request's CSRF token where the mark is (for htmx: no token field at all)."""
+    if request.htmx:
+        content = content.replace(CSRF_FIELD, b"")
     if CSRF_MARK_PRINTED in content:
         content = content.replace(CSRF_MARK_PRINTED, get_token(request).encode())
-    response.content = content
-    return response
+    return content
+
+
+SLOT = re.compile(r"<!--slot:([\w-]+)-->")
+SLOT_END = "<!--slot-end-->"
+SPECTATOR = log.Actor()
+
+
+def _skeleton(request, game, adapter, state) -> tuple[str, ...]:
+    """The game's htmx section of this version as every viewer sees it, with a place for each of a viewer's own
+    parts, split there: (text, place name, text, …). Rendered once per game version and language from a
+    spectator's context (no seat, no token: nothing of a viewer can enter it) and kept in the render cache; the
+    key names the places, so a release with other places never takes it from a shared cache."""
+    names = hashlib.blake2b(",".join(sorted(adapter.slots)).encode(), digest_size=4).hexdigest()
+    key = f"skeleton:{game.kind}:{game.pk}:{game.spectator_token}:{game.version}:{current_lang()}:{names}"
+
+    def rendered():
+        context = _context(request, game, SPECTATOR, adapter, state)
+        context["skeleton"] = True
+        return tuple(SLOT.split(render_to_string(adapter.partial_template, context, request)))
+
+    return cache.get_or_set(key, rendered, SKELETON_SECONDS)
+
+
+SKELETON_SECONDS = 600
+
+
+def _in_skeleton(request, game, adapter, state, context, status):
+    """The htmx section for this viewer: the version's skeleton with this viewer's own parts (``adapter.slots``)
+    rendered in one go into their places; None where the skeleton's places are not this release's."""
+    parts = _skeleton(request, game, adapter, state)
+    places = parts[1::2]
+    if any(name not in adapter.slots for name in places):
+        return None
+    context["slots"] = [adapter.slots[name] for name in places]
+    own = render_to_string("core/_slots.html", context, request).split(SLOT_END)
+    html = "".join(own[i // 2] if i % 2 else part for i, part in enumerate(parts))
+    return HttpResponse(_with_token(request, html.encode()), status=status)
 
 
 def answer(request, game, actor, level: int, text: str, *, notes=(), status: int = 200, keep=None,
