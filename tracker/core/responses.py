@@ -6,7 +6,6 @@ success redirects (post/redirect/get) and a failure shows the whole page with it
 """
 from __future__ import annotations
 
-import functools
 import hashlib
 import re
 
@@ -16,7 +15,7 @@ from django.http import HttpResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
-from django.urls import reverse
+from django.urls import get_script_prefix, reverse
 from django.utils.translation import gettext as _, ngettext
 
 from gameplay.common import text
@@ -24,6 +23,7 @@ from gameplay.common import text
 from tracker.language import lang as current_lang
 
 from . import log, statecache
+from .memo import Memo
 from .registry import adapter_of
 from .selectors import history, recent_events, undo_sealed
 
@@ -54,14 +54,32 @@ def shell_context(game, actor) -> dict:
     if actor.seat is not None:
         adapter = adapter_of(game)
         you = ", ".join(adapter.role_name(game, r, lang) for r in actor.seat.countries)
-    events = functools.cache(lambda: recent_events(game))  # read once, if this version's log or undo seal is not kept
+    read = []
+
+    def events():  # read once, if this version's log or undo seal is not kept
+        if not read:
+            read.append(recent_events(game))
+        return read[0]
+
     return {"game": game, "actor": actor, "lang": lang, "version": str(game.version), "you": you, "events": events,
             "history": lambda: history(game, events()),  # a template calls it
             "can_write": actor.can_write, "done_moves": bool(game.done_moves), "undone_moves": bool(game.undone_moves),
             # addresses of the forms, made when (and if) the page shows one
-            "command_url": functools.cache(lambda: reverse("command", args=[game.pk])),
-            "undo_url": functools.cache(lambda: reverse("undo", args=[game.pk])),
-            "redo_url": functools.cache(lambda: reverse("redo", args=[game.pk]))}
+            "command_url": lambda: address("command", game.pk), "undo_url": lambda: address("undo", game.pk),
+            "redo_url": lambda: address("redo", game.pk)}
+
+
+_ADDRESSES = Memo(4096)
+
+
+def address(name: str, pk: int) -> str:
+    """``reverse(name, args=[pk])``, once per process for each game and script prefix (a game's addresses
+    never change; tracker.core.memo)."""
+    key = (get_script_prefix(), name, pk)
+    found = _ADDRESSES.get(key)
+    if found is None:
+        found = _ADDRESSES.keep(key, reverse(name, args=[pk]))
+    return found
 
 
 def _context(request, game, actor, adapter, state, keep=None, flash=None, extra=None) -> dict:
