@@ -33,10 +33,6 @@ from .selectors import history, recent_events, undo_sealed
 # text of a player can print.
 CSRF_MARK = "<csrf-token>"
 CSRF_MARK_PRINTED = b"&lt;csrf-token&gt;"
-# An htmx request carries the page's token in its X-CSRFToken header (``<body hx-headers>`` of base.html, which
-# Django's CSRF check reads when a form sends no token field): the forms of an htmx answer need no token field,
-# and the answer asks for no token (no masking, no cookie to set again).
-CSRF_FIELD = b'<input type="hidden" name="csrfmiddlewaretoken" value="' + CSRF_MARK_PRINTED + b'">'
 
 LEVELS = {messages.SUCCESS: "success", messages.WARNING: "warning", messages.ERROR: "error", messages.INFO: "info"}
 
@@ -115,9 +111,8 @@ def render_game(request, game, actor, *, status: int = 200, keep=None, flash: di
 
 
 def _with_token(request, content: bytes) -> bytes:
-    """The rendered page with the request's CSRF token where the mark is (for htmx: no token field at all)."""
-    if request.htmx:
-        content = content.replace(CSRF_FIELD, b"")
+    """The rendered page with the request's CSRF token where the mark is. (An htmx answer needs it too: its
+    note form and the owner's unseen-discard form post without htmx.)"""
     if CSRF_MARK_PRINTED in content:
         content = content.replace(CSRF_MARK_PRINTED, get_token(request).encode())
     return content
