@@ -25,6 +25,10 @@ class GameAdapter:
 
     kind: str = ""
     partial_template: str = ""  # the game's part of the page, the #game section (it extends core/_shell.html)
+    # the viewer's own parts of that page, by the name of their place in it (``<!--slot:name-->``, printed where
+    # the context says ``skeleton``) and their partial's full name: with them an htmx refresh is the version's
+    # skeleton, rendered once for every viewer, with this viewer's parts in their places (tracker.core.responses)
+    slots: dict[str, str] = {}
     # one-to-one projections of the game read with the locked game row in the write path (one query)
     locked_with: tuple[str, ...] = ()
 

@@ -75,11 +75,13 @@ def fetch_with(model, related_name: str, where: str, params, order: str = "", ou
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         rows = cursor.fetchall()
-    out = []
+    out, made = [], {}
     for row in rows:
         obj = instance(model, row[:len(own)])
         related = row[len(own):]
+        if related[0] is not None and related not in made:  # one instance per target row (a seat's many events)
+            made[related] = instance(target, related)
         # the relation's cache, as select_related fills it
-        setattr(obj, related_name, instance(target, related) if related[0] is not None else None)
+        setattr(obj, related_name, made[related] if related[0] is not None else None)
         out.append(obj)
     return out

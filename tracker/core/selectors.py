@@ -2,12 +2,15 @@
 from __future__ import annotations
 
 
+from typing import NamedTuple
+
 from django.core.cache import cache
+from django.db import connection
 
 from gameplay.common import Reason
 
 from . import rows as sql
-from .models import Event, Game
+from .models import Event, Game, Seat
 from .registry import adapter_of
 
 
@@ -19,14 +22,50 @@ HIDDEN_AGAIN = ("Ход с закрытой картой (отменён: кар
 RECENT = 40  # events a page shows in its history
 
 
-def recent_events(game: Game, limit: int = RECENT) -> list[Event]:
-    """The newest events with their seats, oldest first (one query, whatever the length of the game;
-    tracker.core.rows)."""
-    events = sql.fetch_with(Event, "seat", f"{sql.table(Event)}.game_id = %s", [game.pk],
-                            order=f"{sql.table(Event)}.seq DESC LIMIT {int(limit)}", outer=True)
-    for e in events:
-        e.game = game  # each knows its game, as a related manager leaves them
-    return events[::-1]
+class LogSeat(NamedTuple):
+    """The seat of an event, as the history names it."""
+    pk: int
+    player_name: str
+
+
+class LogEvent(NamedTuple):
+    """An event as the history shows it: the values of its row (``recent_events``), no model instance."""
+    pk: int
+    seq: int
+    kind: str
+    round: int
+    country: str
+    by_host: bool
+    seat: LogSeat | None
+    command: dict
+    target: int | None
+    summary_ru: str
+    summary_en: str
+
+
+_LOG_FIELDS = ("id", "seq", "kind", "round", "country", "by_host", "command", "target", "summary_ru", "summary_en")
+
+
+def recent_events(game: Game, limit: int = RECENT) -> list[LogEvent]:
+    """The newest events with their seats' names, oldest first: one query, whatever the length of the game, its
+    rows read as plain values (tracker.core.rows: a model instance per event would cost more than the query)."""
+    quote = connection.ops.quote_name
+    events, seats = sql.table(Event), sql.table(Seat)
+    fields = [Event._meta.get_field(name) for name in _LOG_FIELDS]
+    names = ", ".join([f"{events}.{quote(f.column)}" for f in fields]
+                      + [f"{seats}.{quote(Seat._meta.pk.column)}", f"{seats}.{quote(Seat._meta.get_field('player_name').column)}"])
+    seat, of_game, seq_column = (Event._meta.get_field(name).column for name in ("seat", "game", "seq"))
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {names} FROM {events} LEFT OUTER JOIN {seats} ON {events}.{quote(seat)} = "
+                       f"{seats}.{quote(Seat._meta.pk.column)} WHERE {events}.{quote(of_game)} = %s "
+                       f"ORDER BY {events}.{quote(seq_column)} DESC LIMIT {int(limit)}", [game.pk])
+        rows = cursor.fetchall()
+    command = Event._meta.get_field("command")
+    out = []
+    for pk, seq, kind, rnd, country, by_host, cmd, target, ru, en, seat_pk, player in reversed(rows):
+        out.append(LogEvent(pk, seq, kind, rnd, country, bool(by_host), LogSeat(seat_pk, player) if seat_pk else None,
+                            command.from_db_value(cmd, None, connection) if cmd is not None else {}, target, ru, en))
+    return out
 
 
 def history(game: Game, events=None, limit: int = RECENT) -> list[dict]:

@@ -29,6 +29,9 @@ CATALOGUE = default_catalogue()
 class QmgAdapter(GameAdapter):
     kind = Game.QMG
     partial_template = "qmg/_game.html"
+    slots = {"you": "core/_shell.html#you", "decision-bar": "qmg/_game.html#decision-bar", "turn": "qmg/_game.html#turn",
+             "own-cards": "qmg/_game.html#own-cards", "notes": "qmg/_game.html#notes",
+             "history": "core/_history.html#history", "host-links": "qmg/_game.html#host-links"}
     locked_with = ("qmg",)
 
     def stepper(self, game: Game) -> QmgStepper:

@@ -83,6 +83,7 @@ def context(request, game, actor, table, keep=None) -> dict:
         "form_key": ("kept%s:" % game.version if forms else "") + (",".join(mine) or "-"),
         "step_initial": f"{active if active in mine else ''}{':kept' + str(game.version) if forms.get('step') else ''}",
         "window_team": window_team,
+        "round_label": _("R"),  # the history's (its place in the skeleton is rendered alone: tracker.core.responses)
     }
     ctx.update(_cards_context(game, table, board, actor, mine, lang, forms, initial))
     ctx["usable_now"] = ctx["window_mine"] or any(
