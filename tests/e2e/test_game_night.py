@@ -1,0 +1,89 @@
+"""A game night: six phones (one per country, 360×640) and the table screen play round 1, round 2 and Germany's turn
+of round 3 of a «Подготовка к войне» game on the production ASGI server, with the four decisions of
+tests/e2e/game_night_taps.py played the same way (the same code):
+
+- a battle answered by a face-down response: Germany attacks Ukraine, only the USSR is asked (its teammates hold
+  no face-down response), it reveals «Сталинград» and every phone's history says the army was saved;
+- a server restart mid-turn: the UK's «Сыграть карту» made while the server is down is said not sent; after the
+  restart «Повторить» applies it, once;
+- an event with no legal target: the USA's «Флот переведён в Пёрл-Харбор»;
+- a Blitzkrieg battle: Germany attacks Ukraine, the army is removed, «Блицкриг» builds a German army there.
+
+Every counted tap must be on the screen and under the finger with the page not scrolled (``strict``), and each
+decision's number of taps is asserted. Screenshots: test-artifacts/game-night-*.png."""
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from gameplay.qmg.seating import DEFAULT_SEATING
+from tests.asgi_server import AsgiServer
+from tracker.models import Event, Game, Piece
+from tracker.qmg.views import create_game
+
+from . import game_night_taps as night
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+# taps per decision (the counted taps of game_night_taps.py)
+TAPS = {"battle answered": 5, "restart": 4, "event": 3, "blitzkrieg": 8}
+
+
+def moves(game, country, round_, kind):
+    return [e for e in Event.objects.filter(game=game, kind=Event.MOVE, country=country, round=round_)
+            if e.command.get("type") == kind]
+
+
+def test_a_game_night_of_six_phones_and_the_table_screen(real_db, new_context):
+    names = night.NAMES
+    game = create_game("Игровой вечер", [(names[s[0]], s) for s in DEFAULT_SEATING[6]], {"prepare_for_war": True})
+    server = [AsgiServer().start()]
+    port = server[0].port
+
+    def stop():
+        server[0].stop()
+
+    def start():
+        server[0] = AsgiServer(port=port).start()
+
+    try:
+        pages = {}
+        errors = []
+        for seat in game.seats.all():
+            page = new_context(viewport=night.PHONE).new_page()
+            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+            page.goto(server[0].url + f"/join/{seat.token}/")
+            expect(page.locator("#game")).to_be_visible()
+            pages[seat.countries[0]] = page
+        table = new_context(viewport=night.TABLE).new_page()
+        table.goto(server[0].url + f"/watch/{game.spectator_token}/table/")
+        expect(table.locator("svg.board-svg")).to_be_visible()
+        pages["germany"].wait_for_timeout(500)  # the streams are open and heard
+
+        tally = night.Tally()
+        night.night(pages, table, tally, "game-night", stop, start, strict=True)
+        tally.report()
+
+        game.refresh_from_db()
+        game = Game.objects.get(pk=game.pk)
+        assert game.qmg.round == 3  # rounds 1 and 2 played through, round 3 under way
+        rows = {title.split(" (")[0]: (taps, scrolls) for title, taps, scrolls, _ in tally.rows}
+        assert all(scrolls == 0 for _taps, scrolls in rows.values()), rows
+        got = dict(zip(TAPS, (taps for taps, _s in rows.values())))
+        assert got == TAPS, got
+
+        # the battle answered: the army stayed in round 2, every phone's history says why
+        for page in [*pages.values()]:
+            expect(page.locator(".history")).to_contain_text(re.compile("спасла карта «Сталинград»"))
+        # the restart: the UK's card sent twice (once refused by the server being down), applied once
+        assert len(moves(game, "united_kingdom", 2, "play_card")) == 1
+        # the event: played, its steps with no target skipped
+        assert len(moves(game, "united_states", 2, "play_card")) == 1
+        # Blitzkrieg: the Soviet army removed from Ukraine, a German army built there
+        assert Piece.objects.filter(game=game, country="germany", kind="army", space="ukraine").exists()
+        assert not Piece.objects.filter(game=game, country="soviet_union", space="ukraine").exists()
+        expect(table.locator('g.space[data-space="ukraine"]').first).to_have_attribute(
+            "data-pieces", re.compile("germany"))
+        assert not [e for e in errors if "[object Event]" in e or "sseError" in e], errors
+    finally:
+        server[0].stop()
