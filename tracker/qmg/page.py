@@ -17,7 +17,7 @@ from gameplay.qmg.air import air_prompts
 from gameplay.qmg.autoturn import finish_turn
 from gameplay.qmg.table import (
     CARD_TYPE_NAMES, PHASE_NAMES, draw_count, face_down_refusal, is_face_down_play, piece_names, prepare_choices,
-    reminders, turn_context, waiting_for,
+    reminders, steps_without_target, turn_context, usable_now, waiting_for, window_view,
 )
 
 from tracker.core import fragments, rows
@@ -89,6 +89,11 @@ def context(request, game, actor, table, keep=None) -> dict:
     ctx["usable_now"] = ctx["window_mine"] or any(
         table.cards_of(cid).statuses or table.cards_of(cid).responses for cid in mine)
     own = tuple(actor.seat.countries) if actor.seat is not None else ()
+    # what this seat may use the moment its trigger happened: one button each in the decision bar
+    ctx["bar_usable"] = bar_usable(board, table, mine, own, ctx["private_responses"], lang) \
+        if ctx["can_write"] else []
+    if ctx["window_mine"] and ctx["my_turn"]:  # the active country declines with «Закончить ход», not «Пас»
+        ctx.update(_window_pass(board, table, mine, active, initial))
     ctx["card_steps"] = card_steps(board, table, mine, lang, own)  # the engine's open card step, one tap per choice
     ctx["free_steps"] = free_steps_allowed(table, selectors.legacy_rules(game))  # only where the engine accepts one
     ctx["prepare"] = _prepare_context(board, table, mine, lang, own) if table.options.prepare_for_war else []
@@ -164,7 +169,19 @@ def _public_of(game, table, board, supply, lang) -> dict:
                              _("Victory points by round")),
         "victory_preview": {"points": v.points, "lines": v.detail(lang)},
         "draw_preview": draw_count(table, active),
+        "window": _window_of(board, table, lang),
     }
+
+
+def _window_of(board, table, lang) -> dict | None:
+    """The open response window as every phone sees it (public facts only): what is at stake and whom it waits
+    for (the countries it asks that have not answered)."""
+    view = window_view(board, table)
+    if view is None:
+        return None
+    i = 1 if lang == "en" else 0
+    return {"stake": view.stake.text(lang) if view.stake else "",
+            "waiting": [(board.countries[c].ru, board.countries[c].en)[i] for c in view.waiting]}
 
 
 def _fragment_keys(table, board, supply, active, public) -> dict[str, str]:
@@ -181,7 +198,7 @@ def _fragment_keys(table, board, supply, active, public) -> dict[str, str]:
                          tuple(sorted(supply.straits.items()))),
         "reminders": _digest(public["reminders"]),
         "finished": _digest(table.winner, table.end_reason, table.vp_axis, table.vp_allies, public["vp_chart"]),
-        "window": _digest(table.window, public["public_cards"]),
+        "window": _digest(table.window, public["public_cards"], public["window"]),
         "cards-table": _digest(public["countries"], public["public_cards"]),
         "vp": _digest(public["vp_chart"]),
         "links": _digest(),  # the same for every version of the game
@@ -217,7 +234,7 @@ def _cards_context(game, table, board, actor, mine, lang, forms, initial) -> dic
         hand_notes = {n.country: n.text for n in found if n.kind == PrivateNote.HAND}
     unseen = discarded_unseen(actor.seat, notes, table, lang)
     asked = {u["country"] for u in unseen}  # until the owner says which went, no reveal from that list
-    private_responses = [{"country": n.country, "name": card_name(CATALOGUE.get(n.card_id), lang),
+    private_responses = [{"country": n.country, "card_id": n.card_id, "name": card_name(CATALOGUE.get(n.card_id), lang),
                           "asked": n.country in asked} for n in notes if CATALOGUE.get(n.card_id)]
     def usable():  # names for the use-card datalist: own statuses in play and own response cards
         names = []
@@ -251,6 +268,34 @@ def _cards_context(game, table, board, actor, mine, lang, forms, initial) -> dic
                                             initial={"country": (mine or [None])[0],
                                                      "text": hand_notes.get((mine or [None])[0], "")})),
     }
+
+
+def bar_usable(board, table, mine, own, private, lang) -> list[dict]:
+    """This seat's statuses face up and face-down responses that the engine says may be used right now
+    (``usable_now``), in turn order, each with what it will do. A response is offered only on its owner's seat and
+    only where the owner's private list holds that card face down (or holds fewer names than the table holds
+    face-down cards: a card put face down without its name may be any of them)."""
+    out = []
+    for cid in (c for c in board.turn_order if c in mine):
+        named = [r for r in private if r["country"] == cid]
+        unnamed = table.cards_of(cid).responses > len(named)
+        for u in usable_now(board, table, cid):
+            if u.kind == "response" and (cid not in own or not unnamed and not any(
+                    r["card_id"] == u.card_id and not r["asked"] for r in named)):
+                continue
+            card = CATALOGUE.get(u.card_id)
+            out.append({"country": cid, "card_id": u.card_id, "kind": u.kind, "name": card_name(card, lang),
+                        "text": u.text.text(lang)})
+    return out
+
+
+def _window_pass(board, table, mine, active, initial) -> dict:
+    """In the active seat's own window: «Пас» only for its other countries the window asks (the active country's
+    decline is «Закончить ход»)."""
+    waiting = [c for c in waiting_for(board, table) if c in mine and c != active]
+    return {"window_key": ",".join(waiting) or "-", "window_mine": bool(waiting), "window_active": True,
+            "pass_form": _once(lambda: PassForm(initial={**initial, "country": (waiting or [None])[0]},
+                                                countries=waiting or board.turn_order))}
 
 
 def _prepare_context(board, table, mine, lang, own) -> list[dict]:

@@ -1,0 +1,121 @@
+"""The decision bar on several phones at 360×640 (taps, not POSTs): a status offered the moment its trigger happens,
+a face-down response asked only of the phone that holds one, a card with no legal target warned of and confirmed.
+Taps and scrolls go through ``test_decision_bar.Phone`` (each target on the screen and under the finger, the page
+never scrolled); ``BAR_MEASURE=1`` counts the scrolls instead of failing on them, and where the bar offers nothing
+the player takes the long way (the folded «Применить статус или открыть ответ» form), so the same turn can be
+measured on a page without these offers."""
+import re
+
+import pytest
+from django.test import Client
+from playwright.sync_api import expect
+
+from tracker.models import Event, Piece
+
+from ..tracker.test_bar_cards import round_two, us_turn
+from .test_decision_bar import MEASURE, Phone, answer, caught_up, join, screen, space
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def bar(page):
+    return page.locator("#decision-bar")
+
+
+def use_by_name(phone, name):
+    """The long way to use a status or reveal a response: open the folded form, type the card's name, apply."""
+    phone.tap(phone.page.locator("details.use-card > summary"))
+    phone.type(phone.page.locator("details.use-card input[name=card]"), name)
+    phone.tap(phone.page.locator("details.use-card button[type=submit]"))
+
+
+def battle(phone, where):
+    phone.choose(phone.page.locator("#decision-bar select[name=card_type]").first, "land_battle")
+    phone.tap(space(phone.page, where))
+    expect(phone.page.locator("#decision-bar select[name=space]").first).to_have_value(where)
+    phone.tap(phone.page.get_by_role("button", name="Сыграть карту"))
+    phone.settled()
+
+
+def test_a_blitzkrieg_battle_offers_the_status_in_the_bar(live_server, new_context):
+    game, _ = round_two(Client, "Блицкриг", uk_response=None)
+    germany = Phone(join(new_context, live_server, game, 1), "Германия")
+    germany.turn("battle with Blitzkrieg")
+    battle(germany, "western_europe")
+    assert not Piece.objects.filter(game=game, country="united_kingdom", space="western_europe").exists()
+    offer = bar(germany.page).locator("button.use-now", has_text="Блицкриг")
+    if MEASURE and not offer.count():
+        use_by_name(germany, "Блицкриг")
+    else:
+        expect(offer).to_contain_text("сбросьте из колоды 1 карту")
+        screen(germany.page, "bar-cards-blitzkrieg-offer-360")
+        germany.tap(offer)
+    germany.settled()
+    expect(bar(germany.page).locator("button[data-step-choice]", has_text="Западная Европа")).to_have_count(1)
+    germany.tap(space(germany.page, "western_europe"))  # the card step's space, outlined on the map
+    germany.settled()
+    expect(answer(germany.page)).not_to_contain_text("Закончить ход")
+    germany.tap(germany.page.get_by_role("button", name="Закончить ход"))
+    germany.settled()
+    assert Piece.objects.filter(game=game, country="germany", space="western_europe").exists()
+    game.refresh_from_db()
+    assert game.qmg.turn == 1  # the UK's turn
+    screen(germany.page, "bar-cards-blitzkrieg-360")
+    germany.report()
+    if not MEASURE:
+        assert germany.turns[0][1] == 6  # card type, space, «Сыграть карту», «Блицкриг», the space, «Закончить ход»
+
+
+def test_a_battle_answered_by_a_face_down_response_asks_only_its_owner(live_server, new_context):
+    game, _ = round_two(Client, "Оборона")
+    germany = Phone(join(new_context, live_server, game, 1), "Германия")
+    uk = Phone(join(new_context, live_server, game, 2), "Великобритания")
+    ussr = Phone(join(new_context, live_server, game, 4), "СССР")
+    germany.turn("battle")
+    battle(germany, "western_europe")
+    assert Piece.objects.filter(game=game, country="united_kingdom", space="western_europe").exists()
+
+    uk.turn("answer")
+    caught_up(uk.page, game)
+    if not MEASURE:
+        expect(bar(uk.page)).to_contain_text("Германия атакует")
+        expect(bar(uk.page)).to_contain_text("Западная Европа")
+    reveal = bar(uk.page).locator("button.reveal", has_text="Оборонительная позиция")
+    screen(uk.page, "bar-cards-window-360")
+    if MEASURE and not reveal.count():
+        use_by_name(uk, "Оборонительная позиция")
+    else:
+        uk.tap(reveal)
+    uk.settled()
+    expect(answer(uk.page)).to_contain_text("спасла карта «Оборонительная позиция»")
+    screen(uk.page, "bar-cards-response-360")
+
+    ussr.turn("never asked")
+    caught_up(ussr.page, game)
+    expect(bar(ussr.page).get_by_role("button", name="Пас")).to_have_count(0)
+    expect(ussr.page.locator("#game")).to_contain_text("спасла карта «Оборонительная позиция»")
+
+    germany.turn("finish")
+    caught_up(germany.page, game)
+    germany.tap(germany.page.get_by_role("button", name="Закончить ход"))
+    germany.settled()
+    game.refresh_from_db()
+    if game.qmg.turn == 0 and MEASURE:  # refused: the window waits for someone
+        for phone in (uk, germany):
+            caught_up(phone.page, game)
+            pass_ = bar(phone.page).get_by_role("button", name="Пас")
+            if pass_.count():
+                phone.tap(pass_)
+                phone.settled()
+        caught_up(germany.page, game)
+        germany.tap(germany.page.get_by_role("button", name="Закончить ход"))
+        germany.settled()
+    game.refresh_from_db()
+    assert game.qmg.turn == 1
+    assert Piece.objects.filter(game=game, country="united_kingdom", space="western_europe").exists()
+    assert any("спасла карта «Оборонительная позиция»" in e.summary_ru for e in Event.objects.filter(game=game))
+    for phone in (germany, uk, ussr):
+        phone.report()
+    if not MEASURE:
+        assert [t[1] for t in germany.turns] == [3, 1] and [t[1] for t in uk.turns] == [1]
+        assert [t[1] for t in ussr.turns] == [0]
