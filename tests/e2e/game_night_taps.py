@@ -50,6 +50,8 @@ NAMES = {"germany": "Гера", "united_kingdom": "Бриджит", "japan": "Ю
          "united_states": "Сэм"}
 NOT_SENT = "ход не отправлен"
 EVENT = "Флот переведён в Пёрл-Харбор"
+STAKE = "под ударом армия СССР в секторе «Юг СССР»"
+SAVED = "её спасла карта «Сталинград»"
 CONFIRM = re.compile("всё равно|подтвердить|confirm|anyway", re.I)
 
 CREATE = r"""
@@ -219,6 +221,18 @@ def round_one(pages):
     discard_turn(pages["united_states"])
 
 
+def night_window_seen(phone, asked):
+    """The response window as one phone shows it: the stake on the page (in the bar of the phone asked), a reveal
+    and «Пас» only on the phone asked."""
+    expect(phone.page.locator("#game")).to_contain_text(STAKE, timeout=15_000)
+    answers = phone.bar().locator("form.bar-pass, button.reveal")
+    if asked:
+        expect(phone.bar()).to_contain_text(STAKE)
+        expect(answers.first).to_be_visible()
+    else:
+        expect(answers).to_have_count(0)
+
+
 def battle_answered(phones, tally, shots):
     """Germany battles Ukraine; the USSR reveals «Сталинград» (only the USSR is asked); Germany finishes."""
     tally.situation("battle answered by a face-down response (Germany attacks Ukraine, the USSR reveals Stalingrad)")
@@ -231,10 +245,16 @@ def battle_answered(phones, tally, shots):
     reveal = ussr.bar().locator("button.reveal", has_text="Сталинград").first
     expect(reveal).to_be_visible(timeout=15_000)
     ussr.settled()
+    if ussr.strict:  # only the USSR is asked; every phone is told what is at stake
+        for country, phone in phones.items():
+            night_window_seen(phone, country == "soviet_union")
     ussr.shot(f"{shots}-response-asked")
     phones["united_kingdom"].shot(f"{shots}-response-teammate")
     ussr.tap(reveal, "reveal «Сталинград»", submits=True)
     expect(ussr.bar().locator(".flash").first).to_contain_text("Сталинград")
+    if ussr.strict:  # every phone's history says what happened
+        for phone in phones.values():
+            expect(phone.page.locator("#game .history")).to_contain_text(SAVED, timeout=15_000)
     ussr.shot(f"{shots}-response-revealed")
     finish_btn = germany.bar().get_by_role("button", name="Закончить ход")
     expect(finish_btn).to_be_visible(timeout=15_000)
