@@ -93,10 +93,11 @@ def test_a_battle_answered_by_a_face_down_response_asks_only_its_owner(live_serv
     ussr.turn("never asked")
     caught_up(ussr.page, game)
     expect(bar(ussr.page).get_by_role("button", name="Пас")).to_have_count(0)
-    expect(ussr.page.locator("#game")).to_contain_text("спасла карта «Оборонительная позиция»")
+    expect(bar(ussr.page)).to_contain_text("спасла карта «Оборонительная позиция»")
 
     germany.turn("finish")
     caught_up(germany.page, game)
+    expect(bar(germany.page)).to_contain_text("спасла карта «Оборонительная позиция»")
     germany.tap(germany.page.get_by_role("button", name="Закончить ход"))
     germany.settled()
     game.refresh_from_db()
@@ -119,3 +120,24 @@ def test_a_battle_answered_by_a_face_down_response_asks_only_its_owner(live_serv
     if not MEASURE:
         assert [t[1] for t in germany.turns] == [3, 1] and [t[1] for t in uk.turns] == [1]
         assert [t[1] for t in ussr.turns] == [0]
+def test_an_event_with_no_legal_target_is_warned_of_and_confirmed(live_server, new_context):
+    game, _ = us_turn(Client)
+    usa = Phone(join(new_context, live_server, game, 6), "США")
+    usa.turn("Pearl Harbor")
+    usa.type(usa.page.locator("#decision-bar input[name=card]").first, "Флот переведён в Пёрл-Харбор")
+    usa.tap(usa.page.get_by_role("button", name="Сыграть карту"))
+    usa.settled()
+    confirm = bar(usa.page).get_by_role("button", name=re.compile("Сыграть всё равно"))
+    if not (MEASURE and not confirm.count()):
+        for step in ("создать флот: Восток Тихого океана", "создать флот: Север Тихого океана", "создать армию: Гавайи"):
+            expect(bar(usa.page)).to_contain_text(step)
+        game.refresh_from_db()
+        assert game.qmg.turn == 5 and not game.qmg.played  # nothing played yet
+        screen(usa.page, "bar-cards-no-target-360")
+        usa.tap(confirm)
+        usa.settled()
+    game.refresh_from_db()
+    assert game.qmg.played
+    usa.report()
+    if not MEASURE:
+        assert usa.turns[0][1] == 3  # the name, «Сыграть карту», «Сыграть всё равно»

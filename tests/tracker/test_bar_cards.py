@@ -111,3 +111,114 @@ def test_superior_shipyards_is_offered_when_the_usa_builds_a_navy(client):
     offered = page(us, game).context["bar_usable"]
     assert [u["card_id"] for u in offered] == ["us_superior_shipyards"]
     assert "Превосходные верфи" in bar_html(page(us, game))
+
+
+def test_only_the_seat_holding_a_face_down_response_is_asked_with_what_is_at_stake(client):
+    game, phones = round_two(client.__class__)
+    assert post(phones[1], game, "play_card", card_type="land_battle", space="western_europe").status_code == 200
+    game.refresh_from_db()
+    assert game.qmg.window == "allies"
+    uk = page(phones[2], game)
+    bar = bar_html(uk)
+    stake = "Германия атакует — под ударом армия Великобритании в секторе «Западная Европа»"
+    assert stake in bar and 'value="pass"' in bar
+    assert [u["card_id"] for u in uk.context["bar_usable"]] == ["uk_defensive_posture"]
+    assert "спасти армию Великобритании в секторе «Западная Европа» от атаки" in uk.context["bar_usable"][0]["text"]
+    for n in (1, 3, 4, 5, 6):  # nobody else is asked: no «Пас», no card offered
+        r = page(phones[n], game)
+        bar = bar_html(r)
+        assert 'value="pass"' not in bar and r.context["bar_usable"] == [], n
+        assert stake in r.content.decode()  # the window's public part says it to every phone
+        assert "Спрашивают: Великобритания." in r.content.decode()
+    # the USSR holds no response: it cannot close the window for the UK
+    assert post(phones[4], game, "pass", country="soviet_union").status_code == 422
+    # one tap: the UK reveals its card; every phone and the history say what happened
+    assert post(phones[2], game, "use_card", country="united_kingdom", card="Оборонительная позиция").status_code == 200
+    said = "Атака отбита: армия Великобритании в секторе «Западная Европа» остаётся на поле — её спасла карта " \
+           "«Оборонительная позиция»."
+    assert said in Event.objects.filter(game=game).order_by("seq").last().summary_ru
+    for n in (1, 3, 4, 5, 6):
+        assert said in bar_html(page(phones[n], game)), n
+    # Germany's own turn to answer (Blitzkrieg): no «Пас» for the active country, its «Закончить ход» declines
+    r = page(phones[1], game)
+    assert [u["card_id"] for u in r.context["bar_usable"]] == ["ger_blitzkrieg"]
+    assert 'value="pass"' not in bar_html(r) and "Закончить ход" in bar_html(r)
+    assert post(phones[1], game, "finish_turn").status_code == 200
+    game.refresh_from_db()
+    assert game.qmg.turn == 1 and game.pieces.filter(country="united_kingdom", space="western_europe").exists()
+
+
+def test_a_removal_nobody_answers_is_said_on_every_phone(client):
+    game, phones = round_two(client.__class__, blitzkrieg=False)
+    assert post(phones[1], game, "play_card", card_type="land_battle", space="western_europe").status_code == 200
+    assert post(phones[2], game, "pass", country="united_kingdom").status_code == 200
+    said = "армия Великобритании в секторе «Западная Европа» убрана"
+    assert said in Event.objects.filter(game=game).order_by("seq").last().summary_ru
+    for n in (1, 3, 4, 5, 6):
+        assert said in bar_html(page(phones[n], game)), n
+
+
+def normalised(html: str, game) -> str:
+    html = re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", html)
+    html = re.sub(r'"csrfToken": "[^"]*"|data-csrf="[^"]*"|X-CSRFToken[^,}]*', "", html)
+    for value in (game.spectator_token, game.host_token):
+        html = html.replace(str(value), "TOKEN")
+    return re.sub(rf"/g/{game.pk}/", "/g/N/", html)
+
+
+def test_which_response_is_held_never_changes_another_phone(client):
+    """The same battle against a UK holding «Оборонительная позиция» (which could save the army) or «Верность короне»
+    (which could not): every other phone, the spectator's and the host's, sees exactly the same page."""
+    pages = []
+    for held in ("uk_defensive_posture", "uk_loyal_to_the_crown"):
+        cache.clear()  # nothing rendered for the first game is taken for the second
+        game, phones = round_two(client.__class__, "Один и тот же бой", uk_response=held)
+        assert post(phones[1], game, "play_card", card_type="land_battle", space="western_europe").status_code == 200
+        cache.clear()
+        viewers = {n: phones[n] for n in (1, 2, 3, 4, 5, 6)}
+        viewers["watch"] = client.__class__()
+        viewers["watch"].get(reverse("watch", args=[game.spectator_token]))
+        viewers["host"] = client.__class__()
+        viewers["host"].get(reverse("host_link", args=[game.host_token]))
+        pages.append({n: normalised(page(c, game).content.decode(), game) for n, c in viewers.items()})
+    for n in pages[0]:
+        if n != 2:
+            assert pages[0][n] == pages[1][n], n
+    assert pages[0][2] != pages[1][2]  # the owner's own phone: its card offered, or not
+
+
+def test_an_event_with_no_legal_target_is_warned_of_naming_each_step_and_one_more_tap_plays_it(client):
+    game, phones = us_turn(client.__class__)
+    us = phones[6]
+    r = post(us, game, "play_card", card="Флот переведён в Пёрл-Харбор", card_type="event")
+    assert r.status_code == 409
+    html = r.content.decode()
+    for step in ("создать флот: Восток Тихого океана", "создать флот: Север Тихого океана", "создать армию: Гавайи"):
+        assert step in html
+    assert "допустимой цели нет" in html and "карту всё равно можно сыграть" in html
+    game.refresh_from_db()
+    assert not game.qmg.played  # nothing played yet
+    bar = bar_html(r)
+    confirm = re.search(r'name="confirm" value="([^"]*)"', bar)
+    assert confirm and confirm.group(1) == "us_fleet_deployed_to_pearl_harbor" and "Сыграть всё равно" in bar
+    assert 'value="Флот переведён в Пёрл-Харбор"' in bar  # the card is still there: no dead end
+    r = post(us, game, "play_card", card="Флот переведён в Пёрл-Харбор", card_type="event",
+             confirm="us_fleet_deployed_to_pearl_harbor")
+    assert r.status_code == 200
+    game.refresh_from_db()
+    assert game.qmg.played == "event"
+
+
+def test_a_card_that_can_act_is_played_at_once_and_a_confirmation_counts_for_its_own_card_only(client):
+    game, phones = us_turn(client.__class__)
+    us = phones[6]
+    # confirmed for another card: this one is still checked
+    r = post(us, game, "play_card", card="Флот переведён в Пёрл-Харбор", card_type="event", confirm="us_guadalcanal")
+    assert r.status_code == 409
+    english = as_seat(client.__class__(), game, 6)
+    r = english.post(reverse("command", args=[game.pk]), {
+        "command": "play_card", "version": game.version, "card": "Fleet Deployed to Pearl Harbor",
+        "card_type": "event"}, HTTP_HX_REQUEST="true", HTTP_ACCEPT_LANGUAGE="en")
+    assert r.status_code == 409 and "there is no legal target" in r.content.decode()
+    r = post(us, game, "play_card", card_type="build_army", space="western_us")  # a basic card: no warning
+    assert r.status_code == 200

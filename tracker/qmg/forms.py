@@ -225,10 +225,13 @@ class PlayCardForm(VersionForm):
     card_type = ChoiceField(label=_("Card type"))
     space = ChoiceField(label=_("Target space"), required=False)
     target_country = ChoiceField(label=_("Whose piece (if several)"), required=False)
+    # the card the player confirmed to play although some of its steps have no legal target now
+    confirm = forms.CharField(required=False, max_length=60, widget=forms.HiddenInput(attrs={"id": False}))
 
     def __init__(self, *args, board=BOARD, country=None, **kwargs):
         super().__init__(*args, **kwargs)
         self.country = country
+        self.targetless = []  # the engine's warnings: the steps of this card that would do nothing now
         self.fields["card_type"].choices = card_types_of(CARD_TYPES)
         self.fields["space"].choices = spaces_of_board(board)
         self.fields["target_country"].choices = countries_of_board(blank=True)

@@ -16,7 +16,7 @@ from gameplay.qmg import compute_supply, victory_step
 from gameplay.qmg.air import air_prompts
 from gameplay.qmg.autoturn import finish_turn
 from gameplay.qmg.table import (
-    CARD_TYPE_NAMES, PHASE_NAMES, draw_count, face_down_refusal, is_face_down_play, piece_names, prepare_choices,
+    CARD_TYPE_NAMES, PHASE_NAMES, apply_command, draw_count, face_down_refusal, is_face_down_play, piece_names, prepare_choices,
     reminders, steps_without_target, turn_context, usable_now, waiting_for, window_view,
 )
 
@@ -585,7 +585,27 @@ def parse(request, game, actor, current) -> Parsed:
             raise BadInput(_("Unknown card."), keep)
     if kind == "use_card":
         _check_face_down(game, actor, command, current, keep)
+    if kind == "play_card" and data.get("card_id") and data.get("confirm") != data["card_id"]:
+        _warn_targetless(board, current(), command, form)
     return Parsed(command, data["version"], secret=secret, keep=keep)
+
+
+def _warn_targetless(board, table, command, form) -> None:
+    """An event or Economic Warfare card some of whose steps would have no legal target now (the engine's
+    ``steps_without_target``): before it is played, the page names each such step and asks once more — the
+    card may still be played for nothing (one more tap: «Сыграть всё равно»). Only a play the engine would
+    accept is warned of; a refused one gets its refusal."""
+    card = CATALOGUE.get(command["card_id"])
+    if card is None or card.type not in ("event", "economic_warfare"):
+        return
+    country = command.get("country") or table.active(board)
+    warnings = steps_without_target(board, table, card.id, country)
+    if not warnings or not apply_command(board, table, {**command, "country": country}).ok:
+        return
+    lang = _lang()
+    form.targetless = [w.text.text(lang) for w in warnings]
+    raise BadInput(_("Not played yet — check first: %(warnings)s") % {"warnings": " ".join(form.targetless)},
+                   {"play": form}, status=409)
 
 
 def _check_face_down(game, actor, command, current, keep) -> None:
