@@ -52,6 +52,7 @@ NOT_SENT = "ход не отправлен"
 EVENT = "Флот переведён в Пёрл-Харбор"
 STAKE = "под ударом армия СССР в секторе «Юг СССР»"
 SAVED = "её спасла карта «Сталинград»"
+NO_TARGET = "допустимой цели нет"
 CONFIRM = re.compile("всё равно|подтвердить|confirm|anyway", re.I)
 
 CREATE = r"""
@@ -299,6 +300,8 @@ def event_without_target(phones, tally, shots):
     expect(confirm.or_(played).first).to_be_visible(timeout=10_000)
     idle(us.page)
     if us.version() == before:  # warned: the phone says the card does nothing now and asks to confirm
+        if us.strict:
+            expect(us.bar()).to_contain_text(NO_TARGET)
         us.shot(f"{shots}-event-warned")
         us.tap(confirm.first, "confirm the card anyway", submits=True)
     else:

@@ -6,7 +6,8 @@ tests/e2e/game_night_taps.py played the same way (the same code):
   no face-down response), it reveals «Сталинград» and every phone's history says the army was saved;
 - a server restart mid-turn: the UK's «Сыграть карту» made while the server is down is said not sent; after the
   restart «Повторить» applies it, once;
-- an event with no legal target: the USA's «Флот переведён в Пёрл-Харбор»;
+- an event with no legal target: the USA's «Флот переведён в Пёрл-Харбор», warned of (each step named) and
+  played all the same with one more tap;
 - a Blitzkrieg battle: Germany attacks Ukraine, the army is removed, «Блицкриг» is offered in the bar (one tap) and
   builds a German army there.
 
@@ -27,7 +28,7 @@ from . import game_night_taps as night
 pytestmark = pytest.mark.django_db(transaction=True)
 
 # taps per decision (the counted taps of game_night_taps.py)
-TAPS = {"battle answered": 5, "restart": 4, "event": 3, "blitzkrieg": 6}
+TAPS = {"battle answered": 5, "restart": 4, "event": 4, "blitzkrieg": 6}
 
 
 def moves(game, country, round_, kind):
@@ -74,6 +75,8 @@ def test_a_game_night_of_six_phones_and_the_table_screen(real_db, new_context):
         assert got == TAPS, got
         blitzkrieg = [label for _phone, label, _s in tally.rows[3][3]]
         assert "«Блицкриг» in the bar" in blitzkrieg, blitzkrieg  # offered, one tap
+        event = [label for _phone, label, _s in tally.rows[2][3]]
+        assert "confirm the card anyway" in event, event  # warned, and still played
 
         # the battle answered (every phone's history said so at the time): the reveal is in the log
         assert [e for e in moves(game, "soviet_union", 2, "use_card") if night.SAVED in e.summary_ru]
