@@ -174,6 +174,7 @@ def answered(page, label):
     answer = page.locator("#game .flash, .messages .msg").first
     expect(answer, label).to_be_visible(timeout=5000)
     print(f"    answer: {answer.inner_text()[:100]!r}")
+    expect(page.locator(HTMX_BUSY)).to_have_count(0)  # the refresh let go after the tap has landed too
 
 
 def open_folded(page, summary_of):
