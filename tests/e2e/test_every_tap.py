@@ -353,6 +353,8 @@ def test_the_other_games_forms_are_sent_when_tapped_during_a_live_refresh(asgi_l
 # tapped in one state of the game; the refresh each tap races is that of a move undone and redone by the host.
 
 POSTS = re.compile(r".*/g/\d+/(command|undo|redo|note|unseen)/(\?.*)?$")
+STREAM = re.compile(r".*/g/\d+/stream/.*")
+POLL = re.compile(r".*/g/\d+/poll/.*")
 
 BUTTONS = "button:not([type=button]), input[type=submit]"
 
@@ -400,12 +402,15 @@ class Bounce:
 
 
 class EveryForm(Phone):
-    """A phone whose taps' requests are caught before the server and answered with the page as it stands."""
+    """A phone whose taps' requests are caught before the server and answered with the page as it stands; with
+    ``poll``, the poll is what is held on its way (the page's stream refused)."""
 
-    def __init__(self, page):
+    def __init__(self, page, poll=False):
         super().__init__(page)
         self.game_url = page.url.split("?")[0]
         page.route(POSTS, self._post)
+        if poll:
+            page.route(POLL, self._route)
 
     def _post(self, route):
         request = route.request
@@ -434,6 +439,7 @@ def tap_every_form(phone, bounce, label):
     tapped = []
     for n, entry in enumerate(x for x in shown if not x["disabled"]):
         phone.refresh_on_its_way(bounce)
+        print(f"  {label}: on its way: {[r.request.url.split('/g/')[-1] for r in phone.held]}")
         now = {x["sig"]: x for x in page.evaluate(SIGNATURES, BUTTONS)}
         assert entry["sig"] in now, f"{label}: «{entry['sig']}» is gone after a refresh of the same state"
         where = now[entry["sig"]]
@@ -448,8 +454,11 @@ def tap_every_form(phone, bounce, label):
     return tapped
 
 
-def seat_page(new_context, server, game, number):
+def seat_page(new_context, server, game, number, stream=True):
+    """A seat's phone; without ``stream`` its live stream is refused, so that the page polls."""
     page = new_context(viewport=PHONE).new_page()
+    if not stream:
+        page.route(STREAM, lambda route: route.abort())
     page.goto(server.url + f"/join/{game.seats.get(number=number).token}/")
     expect(page.locator("#game")).to_be_visible()
     page.wait_for_timeout(500)  # the stream is open and heard
@@ -458,8 +467,9 @@ def seat_page(new_context, server, game, number):
 
 def test_every_form_of_a_game_nights_pages_is_sent_when_tapped_during_a_live_refresh(asgi_live_server, new_context):
     """A six-player «Подготовка к войне» game (tests/e2e/test_game_night.py) brought through the write path to the
-    states whose pages hold the decision bar's forms: «Подготовка к войне», a player's own turn, a response window
-    (a face-down response usable now), a status offered after a battle («Блицкриг»), a card step."""
+    states whose pages hold the decision bar's forms: «Подготовка к войне», a player's own turn (on a phone whose
+    stream is refused: the tap races a poll), a response window (a face-down response usable now), a status offered
+    after a battle («Блицкриг»), a card step."""
     from .game_night_taps import NAMES
     from .test_qmg_cards import TURN_END
 
@@ -495,8 +505,8 @@ def test_every_form_of_a_game_nights_pages_is_sent_when_tapped_during_a_live_ref
     page.route(POSTS, ussr._post)
     move("germany", {"type": "prepare", "country": "germany", "card_type": "status", "card_id": "ger_blitzkrieg"})
     turn("germany", {"type": "play_card", "card_type": "build_army", "space": "eastern_europe"})
-    uk = EveryForm(seat_page(new_context, asgi_live_server, game, 2))
-    tapped["the UK's own turn"] = tap_every_form(uk, bounce, "the UK's turn")
+    uk = EveryForm(seat_page(new_context, asgi_live_server, game, 2, stream=False), poll=True)
+    tapped["the UK's own turn (its stream refused: a poll on its way)"] = tap_every_form(uk, bounce, "the UK's turn")
     turn("united_kingdom", discard)
     turn("japan", discard)
     turn("soviet_union", {"type": "play_card", "card_type": "build_army", "space": "ukraine"})
