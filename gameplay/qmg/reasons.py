@@ -210,3 +210,14 @@ class ScoreLine:
     reason: Reason
     space: str | None = None
     card: str | None = None
+
+
+# the reasons that only explain why an accepted move was legal (the rule that allows it): a phone shows them on
+# demand after a success, and always with a refusal
+LEGALITY_CODES = frozenset({"build.ok", "recruit.ok", "battle.ok", "battle.ok_card", "eliminate.ok", "remove.ok"})
+
+
+def explains_legality(reason: Reason) -> bool:
+    """Does ``reason`` only say why an accepted move was allowed (not what it did)?"""
+    return reason.code in LEGALITY_CODES
+

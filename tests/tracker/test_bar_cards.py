@@ -222,3 +222,45 @@ def test_a_card_that_can_act_is_played_at_once_and_a_confirmation_counts_for_its
     assert r.status_code == 409 and "there is no legal target" in r.content.decode()
     r = post(us, game, "play_card", card_type="build_army", space="western_us")  # a basic card: no warning
     assert r.status_code == 200
+
+
+def flash(response) -> str:
+    html = response.content.decode()
+    start = html.index('class="flash ')
+    return html[start:html.index("</div>", start)]
+
+
+def test_a_success_says_what_happened_and_keeps_the_rule_that_allowed_it_folded(client):
+    game, phones = round_two(client.__class__, uk_response=None, blitzkrieg=False)
+    r = post(phones[1], game, "play_card", card_type="land_battle", space="western_europe")
+    assert r.status_code == 200
+    said = flash(r)
+    main, folded = said.split('<details class="flash-why">')
+    assert "сыграна карта «Атака на суше» — убрана: армия" in main
+    assert "Можно атаковать" not in main  # the legality explanation: on demand only
+    assert "<summary>Почему это разрешено</summary>" in folded and "Можно атаковать сектор «Западная Европа»" in folded
+    r = post(phones[1], game, "play_card", card_type="land_battle", space="ukraine")  # a refusal keeps its reason
+    assert r.status_code == 422 and "flash-why" not in flash(r)
+
+
+def test_a_victory_step_status_is_offered_in_the_victory_step(client):
+    """Step by step (a teaching game): the victory step is its own screen, and the status that scores in it is
+    offered there with the points it adds (with «Закончить ход» the step is scored with the rest)."""
+    game = create_game("Руда", list(zip(NAMES, DEFAULT_SEATING[6])), {"step_by_step": True})
+    phones = {n: as_seat(client.__class__(), game, n) for n in range(1, 7)}
+    germany = phones[1]
+    assert post(germany, game, "play_card", card="Шведская железная руда", card_type="status").status_code == 200
+    for cmd, fields in (("end_play", {}), ("supply", {}), ("score", {}), ("discard", {"n": 0}), ("draw", {})):
+        assert post(germany, game, cmd, **fields).status_code == 200
+    for n in (2, 3, 4, 5, 6):
+        pass_turn(phones[n], game)
+    assert post(germany, game, "play_card", card_type="build_navy", space="baltic_sea").status_code == 200
+    assert page(germany, game).context["bar_usable"] == []  # not in the play step
+    for cmd in ("end_play", "supply"):
+        assert post(germany, game, cmd).status_code == 200
+    game.refresh_from_db()
+    assert game.qmg.phase == "victory"
+    r = page(germany, game)
+    assert [u["card_id"] for u in r.context["bar_usable"]] == ["ger_swedish_iron_ore"]
+    assert "ПО" in r.context["bar_usable"][0]["text"] and "Шведская железная руда" in bar_html(r)
+    assert page(phones[2], game).context["bar_usable"] == []

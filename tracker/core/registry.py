@@ -70,6 +70,11 @@ class GameAdapter:
         the host's powers never include seeing (or probing) what its own seat may not see."""
         return False
 
+    def explains(self, note: Reason) -> bool:
+        """Does this note of an accepted move only explain why the move was allowed? The answer folds such notes
+        (shown on demand), so that it says first what happened; a refusal keeps its reason as it is."""
+        return False
+
     def sealed(self, command: dict, state_after: Any) -> Reason | None:
         """Why the move ``command`` (the last in effect; ``state_after`` the state it left) cannot be
         undone, or None. A move that showed someone hidden information (a spy's look, cards turned

@@ -72,13 +72,14 @@ def render_game(request, game, actor, *, status: int = 200, keep=None, flash: di
 
 
 def answer(request, game, actor, level: int, text: str, *, notes=(), status: int = 200, keep=None,
-           extra: dict | None = None, redirect_ok: bool = True, steps=(), fresh=None):
+           extra: dict | None = None, redirect_ok: bool = True, steps=(), fresh=None, why=()):
     """The answer to a posted form, whatever the game (``redirect_ok=False``: a result to show on
-    the page itself, such as the battle calculator's, never a redirect)."""
+    the page itself, such as the battle calculator's, never a redirect). ``why``: what only explains why an
+    accepted move was allowed, shown folded (on demand)."""
     if not request.htmx and status < 300 and redirect_ok:
         if text:
             messages.add_message(request, level, text)
-        for line in [*steps, *notes]:
+        for line in [*steps, *notes, *why]:
             messages.info(request, line)
         return redirect(game)
     if fresh is not None:  # the game as the write path left it (``Event.game``): no need to read it again
@@ -87,14 +88,16 @@ def answer(request, game, actor, level: int, text: str, *, notes=(), status: int
         game.refresh_from_db()
     return render_game(request, game, actor, status=status, keep=keep, extra=extra,
                        flash={"level": LEVELS.get(level, "info"), "text": text, "notes": list(notes),
-                              "steps": list(steps)})
+                              "steps": list(steps), "why": list(why)})
 
 
 def answer_result(request, game, actor, result: log.Result, keep=None):
     """The answer to a move the core wrote (or refused): message in the viewer's language."""
     lang = current_lang()
+    explains = adapter_of(game).explains if result.applied else (lambda note: False)
     return answer(request, game, actor, level_of(result), result.reason.text(lang) if result.reason else "",
-                  notes=[n.text(lang) for n in result.notes], status=result.http_status,
+                  notes=[n.text(lang) for n in result.notes if not explains(n)],
+                  why=[n.text(lang) for n in result.notes if explains(n)], status=result.http_status,
                   keep=None if result.applied or result.status == log.STALE else keep, fresh=_written(result))
 
 

@@ -7,6 +7,7 @@ from django.utils.translation import gettext
 
 from gameplay.qmg import Position, load_board
 from gameplay.qmg.cards import default_catalogue
+from gameplay.qmg.reasons import explains_legality
 from gameplay.qmg.stepper import QmgStepper
 from gameplay.qmg.table import Cards, Table, is_face_down_play, new_table
 
@@ -109,6 +110,9 @@ class QmgAdapter(GameAdapter):
             table = out.state
             per_round[e.round] = [e.round, table.vp_axis, table.vp_allies]
         return [per_round[r] for r in sorted(per_round)]
+
+    def explains(self, note) -> bool:
+        return explains_legality(note)
 
     def secret(self, command: dict) -> bool:
         """Every command that handles a face-down response's identity is its owner's act, from the owner's

@@ -586,17 +586,17 @@ def parse(request, game, actor, current) -> Parsed:
     if kind == "use_card":
         _check_face_down(game, actor, command, current, keep)
     if kind == "play_card" and data.get("card_id") and data.get("confirm") != data["card_id"]:
-        _warn_targetless(board, current(), command, form)
+        _warn_targetless(board, current(), data["card_id"], command, form)
     return Parsed(command, data["version"], secret=secret, keep=keep)
 
 
-def _warn_targetless(board, table, command, form) -> None:
+def _warn_targetless(board, table, card_id, command, form) -> None:
     """An event or Economic Warfare card some of whose steps would have no legal target now (the engine's
     ``steps_without_target``): before it is played, the page names each such step and asks once more — the
     card may still be played for nothing (one more tap: «Сыграть всё равно»). Only a play the engine would
     accept is warned of; a refused one gets its refusal."""
-    card = CATALOGUE.get(command["card_id"])
-    if card is None or card.type not in ("event", "economic_warfare"):
+    card = CATALOGUE.get(card_id)
+    if card is None or card.type not in ("event", "economic_warfare") or command.get("card_id") != card_id:
         return
     country = command.get("country") or table.active(board)
     warnings = steps_without_target(board, table, card.id, country)
