@@ -1,11 +1,12 @@
 """A game night: six phones (one per country, 360×640) and the table screen play round 1, round 2 and Germany's turn
-of round 3 of a «Подготовка к войне» game on the production ASGI server, with the four decisions of
+of round 3 of a «Подготовка к войне» game on a real ``manage.py serve`` (tests/serve_process.py, on the test's
+database), with the four decisions of
 tests/e2e/game_night_taps.py played the same way (the same code):
 
 - a battle answered by a face-down response: Germany attacks Ukraine, only the USSR is asked (its teammates hold
   no face-down response), it reveals «Сталинград» and every phone's history says the army was saved;
-- a server restart mid-turn: the UK's «Сыграть карту» made while the server is down is said not sent; after the
-  restart «Повторить» applies it, once;
+- a server restart mid-turn: the server process is ended, the UK's «Сыграть карту» is said not sent; a new
+  process is started on the same port, «Повторить» applies it, once;
 - an event with no legal target: the USA's «Флот переведён в Пёрл-Харбор», warned of (each step named) and
   played all the same with one more tap;
 - a Blitzkrieg battle: Germany attacks Ukraine, the army is removed, «Блицкриг» is offered in the bar (one tap) and
@@ -16,10 +17,11 @@ decision's number of taps is asserted. Screenshots: test-artifacts/game-night-*.
 import re
 
 import pytest
+from django.db import connections
 from playwright.sync_api import expect
 
 from gameplay.qmg.seating import DEFAULT_SEATING
-from tests.asgi_server import AsgiServer
+from tests.serve_process import ServeProcess
 from tracker.models import Event, Game, Piece
 from tracker.qmg.views import create_game
 
@@ -36,34 +38,30 @@ def moves(game, country, round_, kind):
             if e.command.get("type") == kind]
 
 
-def test_a_game_night_of_six_phones_and_the_table_screen(real_db, new_context):
+def test_a_game_night_of_six_phones_and_the_table_screen(real_db, new_context, tmp_path):
     names = night.NAMES
     game = create_game("Игровой вечер", [(names[s[0]], s) for s in DEFAULT_SEATING[6]], {"prepare_for_war": True})
-    server = [AsgiServer().start()]
-    port = server[0].port
-
-    def stop():
-        server[0].stop()
-
-    def start():
-        server[0] = AsgiServer(port=port).start()
-
+    database = connections["default"].settings_dict["NAME"]  # the test's SQLite file (real_db), shared
+    server = ServeProcess(tmp_path, env={"DATABASE_URL": f"sqlite:///{database}", "DJANGO_LIVE_BUS": "local",
+                                         "WEB_ACCESS_LOG": "/dev/null"}).start()
+    url = f"http://127.0.0.1:{server.port}"
     try:
         pages = {}
         errors = []
         for seat in game.seats.all():
             page = new_context(viewport=night.PHONE).new_page()
             page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-            page.goto(server[0].url + f"/join/{seat.token}/")
+            page.goto(url + f"/join/{seat.token}/")
             expect(page.locator("#game")).to_be_visible()
             pages[seat.countries[0]] = page
         table = new_context(viewport=night.TABLE).new_page()
-        table.goto(server[0].url + f"/watch/{game.spectator_token}/table/")
+        table.goto(url + f"/watch/{game.spectator_token}/table/")
         expect(table.locator("svg.board-svg")).to_be_visible()
         pages["germany"].wait_for_timeout(500)  # the streams are open and heard
 
         tally = night.Tally()
-        night.night(pages, table, tally, "game-night", stop, start, strict=True)
+        # the restart: the server process ended, then started again on its port
+        night.night(pages, table, tally, "game-night", server.stop, server.start, strict=True)
         tally.report()
 
         game.refresh_from_db()
@@ -91,4 +89,4 @@ def test_a_game_night_of_six_phones_and_the_table_screen(real_db, new_context):
             "data-pieces", re.compile("germany"))
         assert not [e for e in errors if "[object Event]" in e or "sseError" in e], errors
     finally:
-        server[0].stop()
+        server.stop()
