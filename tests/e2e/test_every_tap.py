@@ -387,6 +387,13 @@ FILL = """(form) => {  // what a player fills before the tap: an empty required 
 }"""
 
 
+UNFILLED = """(button) => {  // the first field the browser will not send as it is with this button, and what it says
+    if (button.formNoValidate || button.form.noValidate) return null;  // sent as it is (e.g. «Брось за нас»)
+    const bad = [...button.form.elements].find((el) => el.willValidate && !el.checkValidity());
+    return bad ? {name: bad.name, message: bad.validationMessage} : null;
+}"""
+
+
 class Bounce:
     """A live refresh on its way: the host undoes the game's last move and redoes it (two new versions, the same
     state)."""
@@ -432,11 +439,12 @@ class EveryForm(Phone):
 def tap_every_form(phone, bounce, label):
     """Taps every enabled submit button of every form of the phone's #game, each right after a live refresh was
     asked for (every other tap with the refresh landing while the finger is down); fails on a tap that sends
-    nothing. Returns the buttons tapped."""
+    nothing. A form with an empty required field is tapped first as it is: it must not be sent and the browser must
+    say why (the field focused, its message); then filled and tapped. Returns the buttons tapped."""
     page = phone.page
     phone.settle()
     shown = page.evaluate(SIGNATURES, BUTTONS)
-    tapped = []
+    tapped, said = [], []
     for n, entry in enumerate(x for x in shown if not x["disabled"]):
         phone.refresh_on_its_way(bounce)
         print(f"  {label}: on its way: {[r.request.url.split('/g/')[-1] for r in phone.held]}")
@@ -447,10 +455,23 @@ def tap_every_form(phone, bounce, label):
         for summary in form.locator("xpath=ancestor::details[not(@open)]/summary").all()[::-1]:
             summary.scroll_into_view_if_needed()
             summary.click()  # the folded form opened, as a player opens it
+        button = form.locator(BUTTONS).nth(where["button"])
+        unfilled = button.evaluate(UNFILLED)
+        if unfilled:  # tapped as it is first: the browser says why it cannot be sent (the field, focused)
+            sent = len(phone.sent)
+            button.scroll_into_view_if_needed()
+            box = button.bounding_box()
+            page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+            expect(form.locator(f'[name="{unfilled["name"]}"]').first).to_be_focused()
+            assert unfilled["message"], unfilled
+            assert not [m for m, _u, _n in phone.sent[sent:] if m == "POST"], f"{label}: an empty required field was sent"
+            print(f"  {label}: {entry['sig']}: not sent, «{unfilled['name']}»: {unfilled['message']}")
+            said.append(entry["sig"])
         assert form.evaluate(FILL), f"{label}: «{entry['sig']}» cannot be filled"
-        phone.tap(form.locator(BUTTONS).nth(where["button"]), f"{label}: {entry['sig']}", mid_tap=n % 2 == 1)
+        phone.tap(button, f"{label}: {entry['sig']}", mid_tap=n % 2 == 1)
         phone.settle()
         tapped.append(entry["sig"])
+    print(f"  {label}: {len(said)} forms said why they could not be sent before their fields were filled")
     return tapped
 
 
