@@ -13,6 +13,7 @@ from playwright.sync_api import expect
 from tracker.models import Event, Piece
 
 from ..tracker.test_bar_cards import round_two, us_turn
+from .test_accessibility import check
 from .test_decision_bar import MEASURE, Phone, answer, caught_up, join, screen, space
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -49,6 +50,7 @@ def test_a_blitzkrieg_battle_offers_the_status_in_the_bar(live_server, new_conte
     else:
         expect(offer).to_contain_text("сбросьте из колоды 1 карту")
         screen(germany.page, "bar-cards-blitzkrieg-offer-360")
+        check(germany.page, "a status offered in the decision bar")
         germany.tap(offer)
     germany.settled()
     expect(bar(germany.page).locator("button[data-step-choice]", has_text="Западная Европа")).to_have_count(1)
@@ -82,6 +84,8 @@ def test_a_battle_answered_by_a_face_down_response_asks_only_its_owner(live_serv
         expect(bar(uk.page)).to_contain_text("Западная Европа")
     reveal = bar(uk.page).locator("button.reveal", has_text="Оборонительная позиция")
     screen(uk.page, "bar-cards-window-360")
+    if not MEASURE:
+        check(uk.page, "a face-down response offered in the answer window")
     if MEASURE and not reveal.count():
         use_by_name(uk, "Оборонительная позиция")
     else:
@@ -134,6 +138,7 @@ def test_an_event_with_no_legal_target_is_warned_of_and_confirmed(live_server, n
         game.refresh_from_db()
         assert game.qmg.turn == 5 and not game.qmg.played  # nothing played yet
         screen(usa.page, "bar-cards-no-target-360")
+        check(usa.page, "the warning before a card with no legal target")
         usa.tap(confirm)
         usa.settled()
     game.refresh_from_db()

@@ -264,3 +264,19 @@ def test_a_victory_step_status_is_offered_in_the_victory_step(client):
     assert [u["card_id"] for u in r.context["bar_usable"]] == ["ger_swedish_iron_ore"]
     assert "ПО" in r.context["bar_usable"][0]["text"] and "Шведская железная руда" in bar_html(r)
     assert page(phones[2], game).context["bar_usable"] == []
+
+
+def test_a_team_without_face_down_responses_is_never_asked(client):
+    game, phones = round_two(client.__class__, uk_response=None, blitzkrieg=False)
+    assert post(phones[1], game, "play_card", card_type="land_battle", space="western_europe").status_code == 200
+    game.refresh_from_db()
+    assert not game.qmg.window  # nobody could answer: the Allies passed by themselves, and so did the Axis
+    assert not game.pieces.filter(country="united_kingdom", space="western_europe").exists()
+    for n in range(1, 7):
+        r = page(phones[n], game)
+        assert 'value="pass"' not in bar_html(r) and r.context["bar_usable"] == [], n
+        assert 'class="card window"' not in r.content.decode()
+    assert post(phones[4], game, "pass", country="soviet_union").status_code == 422
+    assert post(phones[1], game, "finish_turn").status_code == 200  # one tap ends the turn: nothing to decline
+    game.refresh_from_db()
+    assert game.qmg.turn == 1
