@@ -234,7 +234,7 @@ def night_window_seen(phone, asked):
         expect(answers).to_have_count(0)
 
 
-def battle_answered(phones, tally, shots):
+def battle_answered(phones, tally, shots, table):
     """Germany battles Ukraine; the USSR reveals «Сталинград» (only the USSR is asked); Germany finishes."""
     tally.situation("battle answered by a face-down response (Germany attacks Ukraine, the USSR reveals Stalingrad)")
     germany, ussr = phones["germany"], phones["soviet_union"]
@@ -246,9 +246,13 @@ def battle_answered(phones, tally, shots):
     reveal = ussr.bar().locator("button.reveal", has_text="Сталинград").first
     expect(reveal).to_be_visible(timeout=15_000)
     ussr.settled()
-    if ussr.strict:  # only the USSR is asked; every phone is told what is at stake
+    if ussr.strict:  # only the USSR is asked; every phone is told what is at stake; no other page names the card
         for country, phone in phones.items():
             night_window_seen(phone, country == "soviet_union")
+            if country != "soviet_union":
+                expect(phone.page.locator("body")).not_to_contain_text("Сталинград")
+        expect(table.locator("body")).not_to_contain_text("Сталинград")
+    table.screenshot(path=str(ARTIFACTS / f"{shots}-table-window.png"))
     ussr.shot(f"{shots}-response-asked")
     phones["united_kingdom"].shot(f"{shots}-response-teammate")
     ussr.tap(reveal, "reveal «Сталинград»", submits=True)
@@ -348,7 +352,7 @@ def night(pages, table, tally, shots, stop, start, strict=False):
     round_one(pages)
     same_version([*pages.values(), table], pages["united_states"])
     table.screenshot(path=str(ARTIFACTS / f"{shots}-table-round-1.png"))
-    battle_answered(phones, tally, shots)
+    battle_answered(phones, tally, shots, table)
     restart_mid_turn(phones, tally, shots, stop, start)
     discard_turn(pages["japan"])
     discard_turn(pages["soviet_union"])

@@ -4,7 +4,8 @@ database), with the four decisions of
 tests/e2e/game_night_taps.py played the same way (the same code):
 
 - a battle answered by a face-down response: Germany attacks Ukraine, only the USSR is asked (its teammates hold
-  no face-down response), it reveals «Сталинград» and every phone's history says the army was saved;
+  no face-down response), every phone shows what is at stake and no page but the USSR's names the card, it
+  reveals «Сталинград» and every phone's history says the army was saved;
 - a server restart mid-turn: the server process is ended, the UK's «Сыграть карту» is said not sent; a new
   process is started on the same port, «Повторить» applies it, once;
 - an event with no legal target: the USA's «Флот переведён в Пёрл-Харбор», warned of (each step named) and
@@ -87,6 +88,7 @@ def test_a_game_night_of_six_phones_and_the_table_screen(real_db, new_context, t
         assert not Piece.objects.filter(game=game, country="soviet_union", space="ukraine").exists()
         expect(table.locator('g.space[data-space="ukraine"]').first).to_have_attribute(
             "data-pieces", re.compile("germany"))
+        expect(table.locator("body")).to_contain_text("Раунд 3 из 20")  # the table screen followed the evening
         assert not [e for e in errors if "[object Event]" in e or "sseError" in e], errors
     finally:
         server.stop()
