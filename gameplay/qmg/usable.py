@@ -134,6 +134,7 @@ class StepWarning:
     effect: int  # the index of the card's effect the step carries out (0 = the first action printed)
     kind: str  # build, recruit, battle, eliminate, protect
     text: Reason  # which step and why, in both languages
+    short: Reason | None = None  # the same in a few words, for a list under the card's name: «создать флот: … — допустимой цели нет»
 
 
 MAX_STATES = 240  # positions explored for one card (each choice of each step, and leaving a "may" step out)
@@ -159,7 +160,7 @@ def steps_without_target(board: Board, table: Table, card_id: str, country: str 
     out = []
     for effect, st in sorted(wanted.items()):
         if effect not in possible:
-            out.append(StepWarning(effect, st["kind"], _warning(board, probe, card, st)))
+            out.append(StepWarning(effect, st["kind"], *_warning(board, probe, card, st)))
     return out
 
 
@@ -212,7 +213,7 @@ def _explore(board, table, steps, wanted: set[int]) -> set[int]:
     return possible
 
 
-def _warning(board, table, card: Card, step: dict) -> Reason:
+def _warning(board, table, card: Card, step: dict) -> tuple[Reason, Reason]:
     what_ru = program.describe(board, {**step, "optional": False}, "ru", title=False)
     what_en = program.describe(board, {**step, "optional": False}, "en", title=False)
     cond = step.get("requires")
@@ -222,11 +223,12 @@ def _warning(board, table, card: Card, step: dict) -> Reason:
         why_ru, why_en = f"условие карты не выполнено ({need_ru})", f"the card's condition does not hold (it {need_en})"
     else:
         why_ru, why_en = "допустимой цели нет", "there is no legal target"
-    return Reason("card.step_without_target",
-                  f"«{card.name_ru}»: шаг «{what_ru}» сейчас ничего не сделает — {why_ru}; карту всё равно можно "
-                  f"сыграть (правило «Как сыграть карту»).",
-                  f"“{card.name_en}”: the step “{what_en}” would do nothing now — {why_en}; the card may still be "
-                  f"played (rule “Playing a card”).")
+    return (Reason("card.step_without_target",
+                   f"«{card.name_ru}»: шаг «{what_ru}» сейчас ничего не сделает — {why_ru}; карту всё равно можно "
+                   f"сыграть (правило «Как сыграть карту»).",
+                   f"“{card.name_en}”: the step “{what_en}” would do nothing now — {why_en}; the card may still be "
+                   f"played (rule “Playing a card”)."),
+            Reason("card.step_without_target", f"{what_ru} — {why_ru}", f"{what_en} — {why_en}"))
 
 
 __all__ = ["MAX_STATES", "StepWarning", "Usable", "steps_without_target", "usable_now", "use_text"]

@@ -603,8 +603,8 @@ def _warn_targetless(board, table, card_id, command, form) -> None:
     if not warnings or not apply_command(board, table, {**command, "country": country}).ok:
         return
     lang = _lang()
-    form.targetless = [w.text.text(lang) for w in warnings]
-    raise BadInput(_("Not played yet — check first: %(warnings)s") % {"warnings": " ".join(form.targetless)},
+    form.targetless = [(w.short or w.text).text(lang) for w in warnings]
+    raise BadInput(_("«%(card)s» is not played yet: check its steps below.") % {"card": card_name(card, lang)},
                    {"play": form}, status=409)
 
 
