@@ -65,6 +65,17 @@ print("GAME" + json.dumps({"pk": game.pk, "watch": game.spectator_token,
                            "seats": {s.countries[0]: s.token for s in game.seats.all()}}))
 """ % json.dumps(NAMES)
 
+STILL = """async (el) => {  // resolves when the element has kept its place for two frames in a row
+    let last = null;
+    for (let i = 0; i < 120; i++) {
+        await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+        const r = el.getBoundingClientRect(), now = [r.top, r.left, r.width, r.height].join();
+        if (now === last) return true;
+        last = now;
+    }
+    return false;
+}"""
+
 WHERE = """(el) => { const r = el.getBoundingClientRect();
     return {top: Math.round(r.top + window.scrollY), page: document.documentElement.scrollHeight,
             text: (el.innerText || el.value || el.name || "").trim().slice(0, 40)}; }"""
@@ -85,6 +96,7 @@ class Phone:
 
     def _reach(self, locator, label):
         expect(locator).to_be_visible()
+        locator.evaluate(STILL)  # where a finger finds it: once the bar's height and the page's layout have settled
         scroll_y = self.page.evaluate("window.scrollY")
         where, scrolled = locator.evaluate(UNDER_FINGER), False
         if self.strict:
