@@ -280,3 +280,21 @@ def test_a_team_without_face_down_responses_is_never_asked(client):
     assert post(phones[1], game, "finish_turn").status_code == 200  # one tap ends the turn: nothing to decline
     game.refresh_from_db()
     assert game.qmg.turn == 1
+
+
+def test_a_game_stored_under_card_rules_5_keeps_pass_for_the_active_team(client):
+    """Card rules 5: the window waits for each team's pass, the active one's too — its phone keeps «Пас»."""
+    from tracker.qmg import selectors
+
+    game = create_game("Окно по-старому", list(zip(["Ось", "Союзники"], DEFAULT_SEATING[2])), {})
+    create = game.events.get(kind=Event.CREATE)
+    create.command = {**create.command, "rules": 5}
+    create.save(update_fields=["command"])
+    game.refresh_from_db()
+    assert selectors.options_of(game).card_rules == 5
+    axis, allies = as_seat(client.__class__(), game, 1), as_seat(client.__class__(), game, 2)
+    assert post(axis, game, "play_card", card_type="land_battle", space="eastern_europe").status_code == 200
+    assert post(allies, game, "pass", country="soviet_union").status_code == 200
+    game.refresh_from_db()
+    assert game.qmg.window == "axis"
+    assert 'value="pass"' in bar_html(page(axis, game))

@@ -92,7 +92,8 @@ def context(request, game, actor, table, keep=None) -> dict:
     # what this seat may use the moment its trigger happened: one button each in the decision bar
     ctx["bar_usable"] = bar_usable(board, table, mine, own, ctx["private_responses"], lang) \
         if ctx["can_write"] else []
-    if ctx["window_mine"] and ctx["my_turn"]:  # the active country declines with «Закончить ход», not «Пас»
+    # card rules 6: the active country declines with «Закончить ход», not «Пас» (a game stored before keeps «Пас»)
+    if ctx["window_mine"] and ctx["my_turn"] and table.options.at_least(6):
         ctx.update(_window_pass(board, table, mine, active, initial))
     ctx["card_steps"] = card_steps(board, table, mine, lang, own)  # the engine's open card step, one tap per choice
     ctx["free_steps"] = free_steps_allowed(table, selectors.legacy_rules(game))  # only where the engine accepts one
