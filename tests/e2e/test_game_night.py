@@ -77,7 +77,9 @@ def test_a_game_night_of_six_phones_and_the_table_screen(real_db, new_context, t
         event = [label for _phone, label, _s in tally.rows[2][3]]
         assert "confirm the card anyway" in event, event  # warned, and still played
 
-        # the battle answered (every phone's history said so at the time): the reveal is in the log
+        # the battle answered (every phone's history said so at the time): the reveal is in the log; the USSR's
+        # teammates never held a face-down response
+        assert [game.country_cards.get(country=c).responses for c in ("united_kingdom", "united_states")] == [0, 0]
         assert [e for e in moves(game, "soviet_union", 2, "use_card") if night.SAVED in e.summary_ru]
         # the restart: the UK's card sent twice (once refused by the server being down), applied once
         assert len(moves(game, "united_kingdom", 2, "play_card")) == 1
