@@ -618,3 +618,40 @@ def test_every_form_of_the_other_games_pages_is_sent_when_tapped_during_a_live_r
                            ("«Генералиссимус»: the South placing its orders", "command=place&"),
                            ("«Генералиссимус»: the initiative dice", "command=initiative")):
         assert any(command in sig for sig in tapped[state]), (state, command)
+
+
+def test_every_form_of_an_air_marshal_page_is_sent_when_tapped_during_a_live_refresh(asgi_live_server, new_context):
+    """Air Marshal (a two-player game, round 2): the Axis phone in its air step (deploy, move, the bolster card),
+    then the Allies' phone asked for air defence (or an air retreat) after Germany's battle on Ukraine: every form
+    tapped."""
+    from .test_air_marshal import ROUND_ONE
+    from .test_decision_bar import _host_turn
+
+    game = create_game("Авиация: каждая форма", list(zip(["Ось", "Союзники"], DEFAULT_SEATING[2])), {"air_marshal": True})
+    for card_type, where in ROUND_ONE:  # Germany's and the USSR's armies and air forces
+        _host_turn(game, card_type, where, deploy=where)
+    submit(game, {"type": "play_card", "card_type": "discard_unused"})
+    submit(game, {"type": "end_play"})
+    bounce = Bounce(game)
+    tapped = {}
+    axis = EveryForm(seat_page(new_context, asgi_live_server, game, 1))
+    tapped["the air step (the Axis)"] = tap_every_form(axis, bounce, "air step")
+    assert any("command=deploy_air" in sig for sig in tapped["the air step (the Axis)"])
+    for command in ({"type": "end_air"}, {"type": "supply"}, {"type": "score"}, {"type": "discard", "n": 0},
+                    {"type": "draw"}):
+        submit(game, command)
+    game.refresh_from_db()  # the other countries discard until Germany plays again
+    table = selectors.table_of(game)
+    while table.active(selectors.board_of(game)) != "germany":
+        _host_turn(game, "discard_unused")
+        game.refresh_from_db()
+        table = selectors.table_of(game)
+    submit(game, {"type": "play_card", "card_type": "land_battle", "space": "ukraine"})
+    allies = EveryForm(seat_page(new_context, asgi_live_server, game, 2))
+    expect(allies.page.locator("#decision-bar").get_by_role("button", name="Применить авиазащиту")).to_be_visible()
+    tapped["air defence asked (the Allies)"] = tap_every_form(allies, bounce, "air defence")
+    for state, sigs in tapped.items():
+        print(f"{state}: {len(sigs)} forms tapped")
+        for sig in sigs:
+            print(f"    {sig}")
+    assert any("action=air_defence" in sig for sig in tapped["air defence asked (the Allies)"])
