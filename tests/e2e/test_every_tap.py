@@ -464,7 +464,8 @@ def tap_every_form(phone, bounce, label):
             page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
             expect(form.locator(f'[name="{unfilled["name"]}"]').first).to_be_focused()
             assert unfilled["message"], unfilled
-            assert not [m for m, _u, _n in phone.sent[sent:] if m == "POST"], f"{label}: an empty required field was sent"
+            posts = [m for m, _u, _n in phone.sent[sent:] if m == "POST"]
+            assert not posts, f"{label}: an empty required field was sent"
             print(f"  {label}: {entry['sig']}: not sent, «{unfilled['name']}»: {unfilled['message']}")
             said.append(entry["sig"])
         assert form.evaluate(FILL), f"{label}: «{entry['sig']}» cannot be filled"
@@ -627,7 +628,8 @@ def test_every_form_of_an_air_marshal_page_is_sent_when_tapped_during_a_live_ref
     from .test_air_marshal import ROUND_ONE
     from .test_decision_bar import _host_turn
 
-    game = create_game("Авиация: каждая форма", list(zip(["Ось", "Союзники"], DEFAULT_SEATING[2])), {"air_marshal": True})
+    seats = list(zip(["Ось", "Союзники"], DEFAULT_SEATING[2]))
+    game = create_game("Авиация: каждая форма", seats, {"air_marshal": True})
     for card_type, where in ROUND_ONE:  # Germany's and the USSR's armies and air forces
         _host_turn(game, card_type, where, deploy=where)
     submit(game, {"type": "play_card", "card_type": "discard_unused"})
