@@ -14,7 +14,8 @@ from tracker.models import Event, Piece
 
 from ..tracker.test_bar_cards import round_two, us_turn
 from .test_accessibility import check
-from .test_decision_bar import MEASURE, Phone, answer, caught_up, join, screen, space, step_choices_under_the_finger
+from .test_decision_bar import (MEASURE, UNDER_FINGER, Phone, answer, caught_up, join, screen, space,
+                                step_choices_under_the_finger)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -142,6 +143,15 @@ def test_an_event_with_no_legal_target_is_warned_of_and_confirmed(live_server, n
             expect(bar(usa.page)).to_contain_text(step)
         game.refresh_from_db()
         assert game.qmg.turn == 5 and not game.qmg.played  # nothing played yet
+        # the whole answer is read at once: nothing of it scrolled away or covered; the steps scroll under it
+        said = bar(usa.page).locator(".bar-answer .flash")
+        expect(said).to_contain_text("ещё не сыграна: проверьте её шаги ниже")
+        assert said.evaluate(UNDER_FINGER)["ok"], said.evaluate(UNDER_FINGER)
+        assert bar(usa.page).locator(".bar-answer").evaluate("(el) => el.scrollHeight <= el.clientHeight + 1")
+        box, cover = said.bounding_box(), bar(usa.page).bounding_box()
+        assert cover["y"] - 1 <= box["y"] and box["y"] + box["height"] <= cover["y"] + cover["height"] + 1
+        assert bar(usa.page).evaluate("(el) => el.scrollTop === 0")
+        assert confirm.evaluate(UNDER_FINGER)["ok"]
         screen(usa.page, "bar-cards-no-target-360")
         check(usa.page, "the warning before a card with no legal target")
         usa.tap(confirm)
