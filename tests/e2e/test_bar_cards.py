@@ -83,6 +83,15 @@ def test_a_battle_answered_by_a_face_down_response_asks_only_its_owner(live_serv
     battle(germany, "western_europe")
     assert Piece.objects.filter(game=game, country="united_kingdom", space="western_europe").exists()
 
+    if not MEASURE:  # a phone the window does not ask: what is at stake in its bar, on the screen, no «Пас»
+        caught_up(ussr.page, game)
+        stake = bar(ussr.page).locator(".bar-stake")
+        expect(stake).to_contain_text("Германия атакует — под ударом армия Великобритании")
+        expect(stake).to_contain_text("Западная Европа")
+        assert stake.evaluate(UNDER_FINGER)["ok"], stake.evaluate(UNDER_FINGER)
+        expect(bar(ussr.page).get_by_role("button", name="Пас")).to_have_count(0)
+        screen(ussr.page, "bar-cards-window-not-asked-360")
+
     uk.turn("answer")
     caught_up(uk.page, game)
     if not MEASURE:

@@ -129,6 +129,8 @@ def test_only_the_seat_holding_a_face_down_response_is_asked_with_what_is_at_sta
         bar = bar_html(r)
         assert 'value="pass"' not in bar and r.context["bar_usable"] == [], n
         assert stake in r.content.decode()  # the window's public part says it to every phone
+        if n != 1:  # the phones not asked say it in the bar too (Germany's bar waits for the answer)
+            assert f'<p class="bar-stake">{stake}.</p>' in bar, n
         assert "Спрашивают: Великобритания." in r.content.decode()
     # the USSR holds no response: it cannot close the window for the UK
     assert post(phones[4], game, "pass", country="soviet_union").status_code == 422
