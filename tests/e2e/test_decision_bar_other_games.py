@@ -172,7 +172,7 @@ def test_generalissimus_a_turn_in_the_bar(live_server, new_context):
     expect(north.locator("#game")).to_have_attribute("data-version", south_page.locator("#game").get_attribute("data-version"),
                                                      timeout=8000)
     tap_dice(north.locator('form.g-dice[data-roll="fire"]'), [1, 2, 2])
-    expect(south_page.locator(".g-last-step")).to_contain_text("N-inf-1", timeout=8000)
+    expect(south_page.locator(".g-last-step")).to_contain_text("пехота Севера на c4", timeout=8000)
     south.report()
 
 
