@@ -467,6 +467,18 @@
     showLink();  // the connection's message lives through the swaps until it is settled
   });
 
+  // a form of the game tapped in the moment after a swap, before htmx has taken the new page in: htmx sends it all
+  // the same (with the tapped button's name and value), never the browser (a plain POST would leave the live page)
+  document.addEventListener("submit", function (e) {
+    var form = e.target;
+    if (e.defaultPrevented || !window.htmx || !form.matches || !form.matches("#game form[hx-post]")) { return; }
+    e.preventDefault();
+    var values = {};
+    if (e.submitter && e.submitter.name) { values[e.submitter.name] = e.submitter.value; }
+    htmx.ajax("POST", form.getAttribute("hx-post"), { source: form, values: values,
+      target: form.getAttribute("hx-target") || "#game", swap: form.getAttribute("hx-swap") || "outerHTML" });
+  });
+
   // ------------------------------------------------------------------ the connection ----
   // conn.tap: the tap on its way (its request, its form's values, its URL); conn.unsent: a tap that got no answer
   // (its values, sent again by «Повторить»); conn.down: what failed (the stream, the poll, a tap).

@@ -657,3 +657,25 @@ def test_every_form_of_an_air_marshal_page_is_sent_when_tapped_during_a_live_ref
         for sig in sigs:
             print(f"    {sig}")
     assert any("action=air_defence" in sig for sig in tapped["air defence asked (the Allies)"])
+
+
+def test_a_form_tapped_before_htmx_has_taken_it_in_is_sent_by_htmx(live_server, new_context):
+    """The moment after a swap, a form may be on the page before htmx has taken it in: a tap on it still goes as
+    htmx's request (the live page stays, the answer comes into the bar), never as the browser's plain POST."""
+    game = create_game("Миг", list(zip(["Ось", "Союзники"], DEFAULT_SEATING[2])), {})
+    axis = game.seats.get(number=1)
+    page = new_context(viewport={"width": 360, "height": 640}).new_page()
+    page.goto(live_server.url + f"/join/{axis.token}/")
+    expect(page.locator("#game")).to_be_visible()
+    url = page.url
+    # the bar's «Сыграть карту» form as a fresh copy htmx has not seen (as right after a swap)
+    page.evaluate("""() => {
+        const form = document.querySelector('#decision-bar form[hx-post]:has(select[name=card_type])');
+        form.replaceWith(document.createRange().createContextualFragment(form.outerHTML));
+    }""")
+    sent = []
+    page.on("request", lambda r: sent.append(r.headers.get("hx-request")) if r.method == "POST" else None)
+    page.locator('#game g.space[data-space="western_europe"]').first.dispatch_event("click")
+    page.locator("#decision-bar").get_by_role("button", name="Сыграть карту").click()
+    expect(page.locator("#decision-bar .flash")).to_contain_text(re.compile("[Сс]ыграна карта"))
+    assert sent == ["true"] and page.url == url
