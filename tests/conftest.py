@@ -1,11 +1,13 @@
 import pytest
 from django.core.cache import cache
+from hypothesis import HealthCheck
 from hypothesis import settings as hypothesis_settings
 from django.core.management import call_command
 from django.db import connections
 
-# Property tests judge what the code does, never how long an example takes on a shared machine: no deadline.
-hypothesis_settings.register_profile("project", deadline=None)
+# Property tests judge what the code does, never how long an example takes on a shared machine: no deadline and
+# no health check on the time spent making examples (a test with its own list of checks names too_slow itself).
+hypothesis_settings.register_profile("project", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 hypothesis_settings.load_profile("project")
 
 

@@ -106,7 +106,7 @@ def test_legal_actions_keep_the_position_legal(position, seed):
             validate_position(BOARD, after)
 
 
-@settings(max_examples=30, suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)
+@settings(max_examples=30, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow], deadline=None)
 @given(positions(), seeds)
 def test_command_and_engine_agree(tmp_path_factory, position, seed):
     rng = random.Random(seed)

@@ -79,7 +79,7 @@ def django_db_setup(django_db_setup):  # noqa: PT004 - the default database
     return django_db_setup
 
 
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture],
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
           phases=[Phase.explicit, Phase.reuse, Phase.generate])  # a failing case is reported as found
 @given(moves())
 def test_random_choices_answer_in_the_players_words(db, client, steps):

@@ -168,7 +168,7 @@ def test_the_engines_own_steps_after_an_unnamed_event_are_a_refusal_not_a_500(cl
 CARD_IDS = ["", "uk_loyal_to_the_crown", "ger_blitzkrieg", "su_stalingrad", "us_lend_lease", "nope"]
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(play=st.sampled_from(["", "event", "economic_warfare", "build_army"]),
        steps=st.lists(st.fixed_dictionaries({
            "action": st.sampled_from(list(STEP_TYPES) + ["bogus"]),

@@ -49,7 +49,7 @@ def _play(client, game, country, move) -> None:
             break
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(st.lists(MOVES, min_size=6, max_size=14))
 def test_every_victory_step_on_the_web_table_equals_qmg_check(client, moves):
     game = create_game("Свойство", list(zip(["Ось", "Союзники"], DEFAULT_SEATING[2])), {"step_by_step": True})
