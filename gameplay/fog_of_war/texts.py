@@ -44,7 +44,7 @@ REASONS: dict[str, tuple[str, str, str]] = {
                         "The climate of {province} is unknown: enter its icon (winter bonus)."),
     "intel_only_now": ("§2.10", "После разведки в конце хода можно только снова разведывать в конце хода или закончить ход.",
                        "After an end-of-turn intel only further end-of-turn intel or ending the turn is allowed."),
-    "unknown_province": ("§1.2", "Провинция «{province}» неизвестна.", "Province '{province}' is unknown."),
+    "unknown_province": ("§1.2", "Такой провинции нет на карте.", "There is no such province on the map."),
     "defend_not_own": ("§2.4 #1 / B-28", "Оборонять можно только свою или нейтральную провинцию.",
                        "Only an own or a neutral province can be defended."),
     "in_quagmire": ("§2.8", "В провинции «{province}» идут упорные бои.", "Province '{province}' is in quagmire."),

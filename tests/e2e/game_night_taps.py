@@ -202,8 +202,7 @@ def discard_turn(page):
 
 def build_turn(page, space_id):
     wait_turn(page)
-    space(page, space_id).dispatch_event("click")
-    expect(page.locator("#decision-bar select[name=space]")).to_have_value(space_id)
+    page.locator("#decision-bar select[name=space]").select_option(space_id)
     submit_click(page, page.locator("#decision-bar").get_by_role("button", name="Сыграть карту"))
     expect(page.locator("#decision-bar .flash")).to_contain_text(re.compile("[Сс]ыграна карта"))
     finish(page)
