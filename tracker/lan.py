@@ -9,7 +9,7 @@ import socket
 import struct
 
 try:
-    import fcntl
+    import fcntl  # optional: not on Windows
 except ImportError:  # Windows
     fcntl = None
 
