@@ -39,6 +39,13 @@ def moves(game, country, round_, kind):
             if e.command.get("type") == kind]
 
 
+def watch(page, name, seen):
+    """Keeps, for a failure's report, each whole-page load (request method and URL) and each answer >= 400."""
+    page.on("request", lambda r: seen.append(f"{name}: page {r.method} {r.url}") if r.is_navigation_request() else None)
+    page.on("response", lambda r: seen.append(f"{name}: {r.status} {r.request.method} {r.url}")
+            if r.status >= 400 else None)
+
+
 def test_a_game_night_of_six_phones_and_the_table_screen(real_db, new_context, tmp_path):
     names = night.NAMES
     game = create_game("Игровой вечер", [(names[s[0]], s) for s in DEFAULT_SEATING[6]], {"prepare_for_war": True})
@@ -49,9 +56,11 @@ def test_a_game_night_of_six_phones_and_the_table_screen(real_db, new_context, t
     try:
         pages = {}
         errors = []
+        seen = []  # what each phone loaded as a whole page, and every answer >= 400: printed if the night fails
         for seat in game.seats.all():
             page = new_context(viewport=night.PHONE).new_page()
             page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+            watch(page, seat.countries[0], seen)
             page.goto(url + f"/join/{seat.token}/")
             expect(page.locator("#game")).to_be_visible()
             pages[seat.countries[0]] = page
@@ -59,10 +68,17 @@ def test_a_game_night_of_six_phones_and_the_table_screen(real_db, new_context, t
         table.goto(url + f"/watch/{game.spectator_token}/table/")
         expect(table.locator("svg.board-svg")).to_be_visible()
         pages["germany"].wait_for_timeout(500)  # the streams are open and heard
+        assert not [s for s in seen if ": page " not in s], seen  # every page came with its scripts and styles
 
         tally = night.Tally()
         # the restart: the server process ended, then started again on its port
-        night.night(pages, table, tally, "game-night", server.stop, server.start, strict=True)
+        try:
+            night.night(pages, table, tally, "game-night", server.stop, server.start, strict=True)
+        except Exception:
+            print("\nwhat the phones loaded and were refused:", *seen, sep="\n  ")
+            print("console errors:", *errors, sep="\n  ")
+            print("the server's log (end):", server.log()[-4000:], sep="\n")
+            raise
         tally.report()
 
         game.refresh_from_db()
