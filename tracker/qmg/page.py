@@ -259,6 +259,7 @@ def _cards_context(game, table, board, actor, mine, lang, forms, initial) -> dic
         "discarded_unseen": unseen,
         "hand_notes": hand_notes,
         "played_card": _once(lambda: _played_card_of_version(game, table, board, lang)),  # the active phone's
+        "bar_news": _once(lambda: _answer_news(game, lang)),
         "window_mine": bool(my_team_countries),
         "use_form": _once(lambda: forms.get("use") or UseCardForm(
             initial={**initial, "country": (mine or [None])[0]}, countries=mine or board.turn_order)),
@@ -442,6 +443,20 @@ def _played_card_of_version(game, table, board, lang) -> dict | None:
     return cache.get_or_set(_version_key(game, "played", lang),
                             lambda: (_played_card(table, board, lambda: _turn_moves(game, table, board), lang),),
                             PUBLIC_SECONDS)[0]  # (None is a value)
+
+
+def _answer_news(game, lang) -> str:
+    """What the newest move did when it answered a response window (a response used, or a pass): the bar says it on
+    every phone but the one that answered. Public (the log's line), so read once per game version and language."""
+    return cache.get_or_set(_version_key(game, "news", lang), lambda: _news_of(game, lang), PUBLIC_SECONDS)
+
+
+def _news_of(game, lang) -> str:
+    newest = rows.fetch(Event, "game_id = %s AND seq = %s", [game.pk, game.version])  # the version's own event
+    e = newest[0] if newest else None
+    if e is None or e.kind != Event.MOVE or e.command.get("type") not in ("use_card", "pass"):
+        return ""
+    return e.summary_en if lang == "en" else e.summary_ru
 
 
 def _turn_moves(game, table, board) -> list:
