@@ -14,10 +14,14 @@ status 2); a disagreement between an answer and its ``expect`` is reported, neve
 from __future__ import annotations
 
 import copy
+import json
 import random
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
+
+from gameplay.common.corpus import Verdict
 
 from .case import CaseError, battle_case
 from .cards import parse_card
@@ -291,3 +295,45 @@ def _subset(want, got, where: str) -> list[str]:
     if isinstance(want, list) and isinstance(got, list) and sorted(map(repr, want)) == sorted(map(repr, got)):
         return []
     return [] if want == got else [f"{where}: expected {want!r}, got {got!r}"]
+
+
+# --- files and the rulings corpus ------------------------------------------------------------
+MAX_BYTES = 256 * 1024  # a scenario file larger than this is refused before it is parsed
+
+
+def read(path: str, stdin=None):
+    """The scenario of a JSON file (``-``: ``stdin``, a text stream), at most ``MAX_BYTES``."""
+    data = stdin.read(MAX_BYTES + 1) if path == "-" and stdin is not None else None
+    if data is None:
+        p = Path(path)
+        if not p.is_file():
+            raise ScenarioError(f"no scenario file {path}")
+        if p.stat().st_size > MAX_BYTES:
+            raise ScenarioError(f"{path}: larger than {MAX_BYTES} bytes")
+        data = p.read_text(encoding="utf-8")
+    if len(data) > MAX_BYTES:
+        raise ScenarioError(f"{path}: larger than {MAX_BYTES} bytes")
+    try:
+        return json.loads(data)
+    except json.JSONDecodeError as exc:
+        raise ScenarioError(f"{path}: malformed JSON ({exc})") from None
+
+
+def check_dir(root: str) -> list[Verdict]:
+    """The verdict on every ``*.json`` under ``root`` (paths relative to it)."""
+    base = Path(root)
+    if not base.is_dir():
+        raise ScenarioError(f"no directory {root}")
+    out = []
+    for path in sorted(base.rglob("*.json")):
+        name = str(path.relative_to(base))
+        try:
+            data = read(str(path))
+            played = run(data)
+        except (ScenarioError, UnicodeDecodeError, RecursionError) as exc:
+            out.append(Verdict(name, error=str(exc).splitlines()[0] if str(exc) else "bad input"))
+            continue
+        title = data.get("title") if isinstance(data, dict) else ""
+        title = str((title.get("en") or "") if isinstance(title, dict) else title or "")
+        out.append(Verdict(name, title, () if played.agrees else tuple(played.problems) or ("disagrees",)))
+    return out

@@ -8,12 +8,12 @@ from __future__ import annotations
 import copy
 import json
 import random
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import yaml
 
 from gameplay.common import Outcome
+from gameplay.common.corpus import Verdict
 
 from .queries import step_needs_of
 from .settings import SettingsError
@@ -35,14 +35,6 @@ COMMANDS = ("place", "unplace", "confirm", "initiative", "zones", "choose", "dic
 
 class ScenarioError(ValueError):
     """The scenario itself is malformed (one line, said in the scenario's terms)."""
-
-
-@dataclass
-class Verdict:
-    path: str
-    title: str = ""
-    disagreements: list[str] = field(default_factory=list)
-    error: str = ""
 
 
 def read_json(path: str | Path) -> dict:
@@ -193,18 +185,17 @@ def check_ruling(data: dict) -> list[str]:
 
 
 def check_file(path: Path) -> Verdict:
-    v = Verdict(str(path))
+    title = ""
     try:
         data = read_json(path)
         if isinstance(data, dict) and isinstance(data.get("title"), dict):
-            v.title = str(data["title"].get("en") or "")
+            title = str(data["title"].get("en") or "")
         problems = check_ruling(data) if isinstance(data, dict) else ["a scenario is a JSON object"]
         if problems:
             raise ScenarioError(problems[0])
-        v.disagreements = run_scenario(data)["disagreements"]
+        return Verdict(str(path), title, tuple(run_scenario(data)["disagreements"]))
     except (ScenarioError, OSError) as exc:
-        v.error = " ".join(str(exc).split())
-    return v
+        return Verdict(str(path), title, error=" ".join(str(exc).split()))
 
 
 def check_dir(path: str | Path) -> list[Verdict]:

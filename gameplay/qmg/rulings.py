@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+
+from gameplay.common.corpus import Verdict
 
 from .board import Board, load_board
 from .cards import default_catalogue
@@ -40,20 +41,6 @@ _TABLE_KEYS = {"present", "absent", "open", "cards", "vp", "round", "active", "p
                "protected", "held_removal", "winner", "end_reason"}
 _PIECE_KEYS = {"country", "kind", "space"}
 _STEP_KEYS = {"card", "kind", "by", "optional", "left"}
-
-
-@dataclass(frozen=True)
-class Verdict:
-    """One file's result: ``disagreements`` empty means agree; ``error`` set means bad input."""
-
-    path: str
-    title: str
-    disagreements: tuple[str, ...] = ()
-    error: str = ""
-
-    @property
-    def agrees(self) -> bool:
-        return not self.error and not self.disagreements
 
 
 def _text_pair(value, where: str) -> dict:

@@ -56,7 +56,9 @@ def test_check_exits_1_on_a_disagreement_and_2_on_bad_input(tmp_path, capsys):
     with pytest.raises(SystemExit) as exc:
         call_command("fogofwar_play", check=str(tmp_path / "a"))
     assert exc.value.code == 1
-    assert "disagree  wrong.json: table sides.axis.wheel_pointer: expected 'B', got 'A'" in capsys.readouterr().out
+    out = capsys.readouterr().out.splitlines()  # the same report as every game's --check
+    assert out == ["DISAGREE  wrong.json: table sides.axis.wheel_pointer: expected 'B', got 'A'",
+                   "1 scenario(s): 0 agree, 1 disagree, 0 bad input"]
     (tmp_path / "b").mkdir()
     (tmp_path / "b" / "bad.json").write_text('{"commands": [{"type": "fly"}]}', encoding="utf-8")
     with pytest.raises(SystemExit) as exc:

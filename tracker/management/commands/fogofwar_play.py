@@ -10,47 +10,11 @@ bad single file), never a traceback.
 """
 import json
 import sys
-from pathlib import Path
 
 from django.core.management.base import BaseCommand
 
-from gameplay.fog_of_war.scenario import ScenarioError, run
-
-MAX_BYTES = 256 * 1024  # a scenario file larger than this is refused before it is parsed
-
-
-def read(path: str):
-    data = sys.stdin.read(MAX_BYTES + 1) if path == "-" else None
-    if data is None:
-        p = Path(path)
-        if not p.is_file():
-            raise ScenarioError(f"no scenario file {path}")
-        if p.stat().st_size > MAX_BYTES:
-            raise ScenarioError(f"{path}: larger than {MAX_BYTES} bytes")
-        data = p.read_text(encoding="utf-8")
-    if len(data) > MAX_BYTES:
-        raise ScenarioError(f"{path}: larger than {MAX_BYTES} bytes")
-    try:
-        return json.loads(data)
-    except json.JSONDecodeError as exc:
-        raise ScenarioError(f"{path}: malformed JSON ({exc})") from None
-
-
-def check_dir(root: str) -> list[tuple[str, str, str]]:
-    """(file, verdict, detail) for every ``*.json`` under ``root``: ``agree``, ``disagree`` or ``bad input``."""
-    base = Path(root)
-    if not base.is_dir():
-        raise ScenarioError(f"no directory {root}")
-    out = []
-    for path in sorted(base.rglob("*.json")):
-        name = str(path.relative_to(base))
-        try:
-            report = run(read(str(path)))
-        except (ScenarioError, UnicodeDecodeError, RecursionError) as exc:
-            out.append((name, "bad input", str(exc).splitlines()[0] if str(exc) else "bad input"))
-            continue
-        out.append((name, "agree", "") if report.agrees else (name, "disagree", report.problems[0]))
-    return out
+from gameplay.common import corpus
+from gameplay.fog_of_war.scenario import ScenarioError, check_dir, read, run
 
 
 class Command(BaseCommand):
@@ -74,21 +38,15 @@ class Command(BaseCommand):
                 verdicts = check_dir(options["check"])
             except ScenarioError as exc:
                 self.fail(str(exc))
-            counts = {"agree": 0, "disagree": 0, "bad input": 0}
-            for name, verdict, detail in verdicts:
-                counts[verdict] += 1
-                self.stdout.write(f"{verdict:9} {name}" + (f": {detail}" if detail else ""))
-            self.stdout.write(f"{len(verdicts)} scenarios: {counts['agree']} agree, {counts['disagree']} disagree, "
-                              f"{counts['bad input']} bad input")
-            if counts["bad input"]:
-                sys.exit(2)
-            if counts["disagree"]:
-                sys.exit(1)
+            lines, status = corpus.report(verdicts)
+            self.stdout.write("\n".join(lines))
+            if status:
+                sys.exit(status)
             return
         if not options["scenario"]:
             self.fail("give a scenario file or --check DIR")
         try:
-            report = run(read(options["scenario"]))
+            report = run(read(options["scenario"], sys.stdin))
         except (ScenarioError, UnicodeDecodeError, RecursionError) as exc:
             self.fail(str(exc))
         en = options["lang"] == "en"

@@ -15,6 +15,7 @@ import sys
 
 from django.core.management.base import BaseCommand
 
+from gameplay.common import corpus
 from gameplay.generalissimus.scenario import MAX_BYTES, ScenarioError, check_dir, read_json, run_scenario
 
 
@@ -57,23 +58,10 @@ class Command(BaseCommand):
             verdicts = check_dir(options["check"])
         except (ScenarioError, OSError) as exc:
             self._fail(str(exc))
-        counts = {"agree": 0, "disagree": 0, "bad input": 0}
-        for v in verdicts:
-            if v.error:
-                word, detail = "bad input", v.error
-            elif v.disagreements:
-                more = len(v.disagreements) - 1
-                word, detail = "disagree", v.disagreements[0] + (f" (+{more} more)" if more else "")
-            else:
-                word, detail = "agree", v.title
-            counts[word] += 1
-            self.stdout.write(f"{word.upper():9} {v.path}: {detail}")
-        self.stdout.write(f"{len(verdicts)} scenario(s): {counts['agree']} agree, {counts['disagree']} disagree, "
-                          f"{counts['bad input']} bad input")
-        if counts["bad input"] or not verdicts:
-            sys.exit(2)
-        if counts["disagree"]:
-            sys.exit(1)
+        lines, status = corpus.report(verdicts)
+        self.stdout.write("\n".join(lines))
+        if status:
+            sys.exit(status)
 
     def _fail(self, message: str):
         self.stderr.write("generalissimus_play: " + (" ".join(str(message).split()) or "bad input"))
