@@ -46,6 +46,23 @@ def visible(body: str) -> str:
     return " ".join(html.unescape(TAGS.sub(" ", body)).split())
 
 
+def linked(link_name: str, token_of: Callable) -> Callable[..., Client]:
+    """A viewer: a browser that opened the link ``link_name`` with the token ``token_of(game)`` of a game."""
+    def make(game) -> Client:
+        client = Client()
+        client.get(reverse(link_name, args=[token_of(game)]))
+        return client
+    return make
+
+
+def viewers_without_the_seat(other: str, number: int) -> dict[str, Callable[..., Client]]:
+    """The viewers who may not know a seat's hidden cards: the other seat (``other``, seat ``number``), a
+    spectator and the host."""
+    return {f"the other seat ({other})": linked("join", lambda g: g.seats.get(number=number).token),
+            "a spectator": linked("watch", lambda g: g.spectator_token),
+            "the host": linked("host_link", lambda g: g.host_token)}
+
+
 def answer(client: Client, game, url_name: str, data: dict, htmx: bool = True) -> tuple[int, str, str]:
     """(status, visible text, normalised markup) of one post to one game."""
     game.refresh_from_db()

@@ -32,7 +32,8 @@ sys.path.insert(0, str(HERE.parents[2]))
 warnings.filterwarnings("ignore", message="No directory at")  # whitenoise, on importing the tests' Django helpers
 from tests.e2e.checkout import served  # noqa: E402
 from tests.e2e.conftest import ARTIFACTS, CHROMIUM, FLAGS  # noqa: E402
-from tests.e2e.test_decision_bar import HTMX_BUSY, PHONE, UNDER_FINGER  # noqa: E402
+from tests.e2e.game_night_taps import Phone, Tally  # noqa: E402
+from tests.e2e.test_decision_bar import PHONE  # noqa: E402
 
 CREATE = r"""
 import json
@@ -50,88 +51,38 @@ seats = {g.kind: [s.token for s in g.seats.order_by("number")] for g in Game.obj
 print("SEATS" + json.dumps(seats))
 """
 
-WHERE = """(el) => { const r = el.getBoundingClientRect();
-    return {top: Math.round(r.top + window.scrollY), page: document.documentElement.scrollHeight,
-            scroll: Math.round(window.scrollY), text: (el.innerText || el.value || el.name || "").trim().slice(0, 40)}; }"""
+def root(phone):
+    """Where a phone's taps go: its decision bar, or without one the page's own controls."""
+    bar = phone.page.locator("#decision-bar")
+    return bar if bar.count() else phone.page.locator("#game")
 
 
-class Phone:
-    """One phone: taps counted, a scroll counted whenever the target is not under the finger."""
-
-    def __init__(self, page, name):
-        self.page, self.name, self.turns = page, name, []
-
-    def turn(self, title):
-        self.turns.append([title, 0, 0])
-        print(f"\n{self.name} — {title}")
-
-    def root(self):
-        bar = self.page.locator("#decision-bar")
-        return bar if bar.count() else self.page.locator("#game")
-
-    def _reach(self, locator, label):
-        expect(locator).to_be_visible()
-        where, scrolled = locator.evaluate(UNDER_FINGER), False
-        if not where["ok"]:
-            scrolled = True
-            self.turns[-1][2] += 1
-            locator.scroll_into_view_if_needed()
-            where = locator.evaluate(UNDER_FINGER)
-            if not where["ok"]:
-                locator.evaluate("(el) => el.scrollIntoView({block: 'center'})")
-                where = locator.evaluate(UNDER_FINGER)
-        assert where["ok"], (label, where)
-        info = locator.evaluate(WHERE)
-        self.turns[-1][1] += 1
-        print(f"  tap {self.turns[-1][1]:2}: {label:<40} top {info['top']:5} px of {info['page']:5} px"
-              f"{'  SCROLL (to ' + str(info['scroll']) + ')' if scrolled else ''}")
-        return where
-
-    def version(self):
-        return self.page.locator("#game").get_attribute("data-version")
-
-    def tap(self, locator, label, submits=False):
-        before = self.version() if submits else None
-        where = self._reach(locator, label)
-        self.page.mouse.click(where["x"], where["y"])
-        if submits:
-            self.answered(before)
-
-    def choose(self, locator, value, label):
-        self._reach(locator, label)
-        locator.select_option(value)
-
-    def answered(self, before):
-        expect(self.page.locator(f'#game:not([data-version="{before}"])')).to_have_count(1, timeout=10_000)
-        expect(self.page.locator(HTMX_BUSY)).to_have_count(0)
-
-    def shot(self, name):
-        ARTIFACTS.mkdir(exist_ok=True)
-        self.page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
-        self.page.screenshot(path=str(ARTIFACTS / f"{name}-full.png"), full_page=True)
+def shot(phone, name):
+    """The screen at the decision, and the whole page beside it."""
+    phone.shot(name)
+    phone.page.screenshot(path=str(ARTIFACTS / f"{name}-full.png"), full_page=True)
 
 
-def fog_of_war(new_page, url, seats, shots):
-    axis, allies = Phone(new_page(url, seats[0]), "The Fog of War, Axis"), Phone(new_page(url, seats[1]), "Allies")
-    axis.turn("Axis: rotate, plan an operation against vichy with two cards, end the turn")
-    axis.tap(axis.root().locator("form:has(input[value=start_turn]) button[type=submit]"), "rotate the wheel", True)
-    axis.tap(axis.root().locator("details.action > summary").filter(has_text="Новая операция"), "open «Новая операция»")
-    axis.choose(axis.root().locator("form.act-new-op select[name=target]"), "vichy", "target: vichy")
-    count = axis.root().locator('form.act-new-op .hand-pick label.hand-count:has(input[value="2"])')
+def fog_of_war(new_page, url, seats, shots, tally):
+    axis, allies = Phone(new_page(url, seats[0]), "Axis", tally), Phone(new_page(url, seats[1]), "Allies", tally)
+    tally.situation("The Fog of War, Axis: rotate, plan an operation against vichy with two cards, end the turn")
+    axis.tap(root(axis).locator("form:has(input[value=start_turn]) button[type=submit]"), "rotate the wheel", True)
+    axis.tap(root(axis).locator("details.action > summary").filter(has_text="Новая операция"), "open «Новая операция»")
+    axis.choose(root(axis).locator("form.act-new-op select[name=target]"), "vichy", "target: vichy")
+    count = root(axis).locator('form.act-new-op .hand-pick label.hand-count:has(input[value="2"])')
     if count.count():  # the hand as a count: one tap on «2 карты»
         axis.tap(count, "two hand cards («2 карты»)")
     else:  # each hand card a checkbox
-        chips = axis.root().locator("form.act-new-op .hand-pick label")
+        chips = root(axis).locator("form.act-new-op .hand-pick label")
         axis.tap(chips.nth(0), "hand card 1")
         axis.tap(chips.nth(1), "hand card 2")
-    axis.shot(f"{shots}-fog-of-war-360")
-    axis.tap(axis.root().locator("form.act-new-op button[type=submit]"), "place at NEW OP (submit)", True)
-    axis.tap(axis.root().locator("form.act-end button[type=submit]"), "end the turn («Закончить ход и добрать»)", True)
-    allies.turn("Allies: the turn passed to them, rotate")
-    start = allies.root().locator("form:has(input[value=start_turn]) button[type=submit]")
+    shot(axis, f"{shots}-fog-of-war-360")
+    axis.tap(root(axis).locator("form.act-new-op button[type=submit]"), "place at NEW OP (submit)", True)
+    axis.tap(root(axis).locator("form.act-end button[type=submit]"), "end the turn («Закончить ход и добрать»)", True)
+    tally.situation("The Fog of War, Allies: the turn passed to them, rotate")
+    start = root(allies).locator("form:has(input[value=start_turn]) button[type=submit]")
     expect(start).to_be_visible(timeout=10_000)
     allies.tap(start, "rotate the wheel", True)
-    return [axis, allies]
 
 
 def place(page, zone, card):
@@ -144,38 +95,38 @@ def place(page, zone, card):
         page.locator(f'form.g-place[data-zone="{zone}"] button[name=card_type][value="{card}"]').click()
 
 
-def generalissimus(new_page, url, seats, shots):
-    south, north = Phone(new_page(url, seats[0]), "Generalissimus, South"), new_page(url, seats[1])
-    south.turn("South: orders face down, initiative dice, zone order, a volley and its dice")
-    chip = south.root().locator('form.g-place label.g-zone-chip:has(input[value="center"])')
+def generalissimus(new_page, url, seats, shots, tally):
+    south, north = Phone(new_page(url, seats[0]), "South", tally), new_page(url, seats[1])
+    tally.situation("Generalissimus, South: orders face down, initiative dice, zone order, a volley and its dice")
+    chip = root(south).locator('form.g-place label.g-zone-chip:has(input[value="center"])')
     if chip.count():
         south.tap(chip, "zone chip: centre")
     for n, card in enumerate(("musket_volley", "bayonets"), 1):
         if chip.count():
-            button = south.root().locator(f'form.g-place button[name=card_type][value="{card}"]')
+            button = root(south).locator(f'form.g-place button[name=card_type][value="{card}"]')
         else:
-            button = south.root().locator(f'form.g-place[data-zone="center"] button[name=card_type][value="{card}"]')
+            button = root(south).locator(f'form.g-place[data-zone="center"] button[name=card_type][value="{card}"]')
         south.tap(button, f"order: {card} (centre)", True)
         expect(south.page.locator("ul.g-placed li")).to_have_count(n)
-    south.tap(south.root().locator("button.g-confirm"), "confirm the orders", True)
+    south.tap(root(south).locator("button.g-confirm"), "confirm the orders", True)
     for zone, card in (("center", "musket_volley"), ("center", "bayonets")):
         before = north.locator("#game").get_attribute("data-version")
         place(north, zone, card)
         expect(north.locator(f'#game:not([data-version="{before}"])')).to_have_count(1)
     north.locator("button.g-confirm").first.click()
 
-    dice = south.root().locator("form.g-dice")
+    dice = root(south).locator("form.g-dice")
     expect(dice).to_be_visible(timeout=10_000)
     south.tap(dice.locator('label.g-die:has(input[name="south"][value="5"])'), "initiative die South 5")
     south.tap(dice.locator('label.g-die:has(input[name="north"][value="2"])'), "initiative die North 2")
     south.tap(dice.locator("button[type=submit]:not([name=digital])"), "enter the dice", True)
-    south.tap(south.root().locator('button[name="sequence"][value="center,west,east"]'), "zone order", True)
+    south.tap(root(south).locator('button[name="sequence"][value="center,west,east"]'), "zone order", True)
 
-    form = south.root().locator("form.g-choose")
+    form = root(south).locator("form.g-choose")
     south.tap(form.locator('label.g-pick:has(input[value="S-musket_volley-1"])'), "card: musket volley")
     south.choose(form.locator("select[name=unit]"), "S-inf-1", "unit S-inf-1")
     south.choose(form.locator("select[name=target]"), "N-inf-1", "target N-inf-1")
-    south.shot(f"{shots}-generalissimus-360")
+    shot(south, f"{shots}-generalissimus-360")
     south.tap(form.locator("button[type=submit]"), "choose this card", True)
     nform = north.locator("form.g-choose")
     expect(nform).to_be_visible(timeout=10_000)
@@ -184,7 +135,7 @@ def generalissimus(new_page, url, seats, shots):
     nform.locator("select[name=target]").select_option("S-inf-1")
     nform.locator("button[type=submit]").click()
 
-    fire = south.root().locator('form.g-dice[data-roll="fire"]')
+    fire = root(south).locator('form.g-dice[data-roll="fire"]')
     expect(fire).to_be_visible(timeout=10_000)
     for i, v in enumerate([4, 1, 1], 1):
         south.tap(fire.locator(f'label.g-die:has(input[name="d{i}"][value="{v}"])'), f"fire die {i}: {v}")
@@ -195,7 +146,6 @@ def generalissimus(new_page, url, seats, shots):
     nfire.locator("button[type=submit]:not([name=digital])").click()
     # the result names North's unit: by its identifier in older checkouts, as players name it in newer ones
     expect(south.page.locator(".g-last-step")).to_contain_text(re.compile("N-inf-1|пехота Севера на c4"), timeout=10_000)
-    return [south]
 
 
 def main():
@@ -207,7 +157,7 @@ def main():
     with served(checkout, "bar-turns") as (url, shell):
         seats = json.loads(shell(CREATE).split("SEATS", 1)[1])
         print(f"checkout {checkout} ({subprocess.run(['git', 'rev-parse', '--short', 'HEAD'], cwd=checkout, capture_output=True, text=True).stdout.strip()}), 360×640")
-        phones = []
+        tally = Tally()
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
 
@@ -219,13 +169,10 @@ def main():
                 expect(page.locator("#game")).to_be_visible()
                 return page
 
-            phones += fog_of_war(new_page, url, seats["fog_of_war"], args.shots)
-            phones += generalissimus(new_page, url, seats["generalissimus"], args.shots)
+            fog_of_war(new_page, url, seats["fog_of_war"], args.shots, tally)
+            generalissimus(new_page, url, seats["generalissimus"], args.shots, tally)
             browser.close()
-        print("\nturn | taps | scrolls")
-        for phone in phones:
-            for title, taps, scrolls in phone.turns:
-                print(f"{phone.name}: {title} | {taps} | {scrolls}")
+        tally.report()
 
 
 if __name__ == "__main__":

@@ -13,10 +13,9 @@ from unittest import mock
 
 import pytest
 from django.test import Client
-from django.urls import reverse
 
 from gameplay.fog_of_war.stepper import GLOBAL_COMMANDS, OWN_COMMANDS, TURN_COMMANDS, YE_SIDE_COMMANDS
-from tests.refusals import CURRENT, assert_refusals_alike
+from tests.refusals import CURRENT, assert_refusals_alike, viewers_without_the_seat
 from tracker.core import log
 
 from .test_fog_of_war_views import create, post, seat
@@ -44,19 +43,7 @@ def twin(target: str):
     return game
 
 
-def linked(link_name: str, token_of):
-    def make(game) -> Client:
-        client = Client()
-        client.get(reverse(link_name, args=[token_of(game)]))
-        return client
-    return make
-
-
-VIEWERS = {
-    "the other seat (Axis)": linked("join", lambda g: g.seats.get(number=1).token),
-    "a spectator": linked("watch", lambda g: g.spectator_token),
-    "the host": linked("host_link", lambda g: g.host_token),
-}
+VIEWERS = viewers_without_the_seat("Axis", 1)
 
 
 def hidden_choices(game, version):

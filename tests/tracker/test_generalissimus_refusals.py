@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import pytest
 from django.test import Client
-from django.urls import reverse
 
-from tests.refusals import CURRENT, assert_refusals_alike
+from tests.refusals import CURRENT, assert_refusals_alike, viewers_without_the_seat
 from tracker.generalissimus.page import OTHER_COMMANDS, SIDE_COMMANDS
 
 from .test_generalissimus_views import create, ok, post, seat_client
@@ -40,19 +39,7 @@ def twin(which: str, phase: str):
     return game
 
 
-def linked(link_name: str, token_of):
-    def make(game) -> Client:
-        client = Client()
-        client.get(reverse(link_name, args=[token_of(game)]))
-        return client
-    return make
-
-
-VIEWERS = {
-    "the other seat (North)": linked("join", lambda g: g.seats.get(number=2).token),
-    "a spectator": linked("watch", lambda g: g.spectator_token),
-    "the host": linked("host_link", lambda g: g.host_token),
-}
+VIEWERS = viewers_without_the_seat("North", 2)
 
 
 def posts(version, named=True):

@@ -14,7 +14,7 @@ from django.test import Client
 from django.urls import reverse
 
 from gameplay.qmg.seating import DEFAULT_SEATING
-from tests.refusals import CURRENT, assert_refusals_alike
+from tests.refusals import CURRENT, assert_refusals_alike, viewers_without_the_seat
 from tracker.models import PrivateNote
 from tracker.qmg.page import FORMS
 from tracker.qmg.views import create_game
@@ -45,19 +45,7 @@ def twin(face_down: str, note: str):
     return game
 
 
-def linked(link_name: str, token_of):
-    def make(game) -> Client:
-        client = Client()
-        client.get(reverse(link_name, args=[token_of(game)]))
-        return client
-    return make
-
-
-VIEWERS = {
-    "the other seat (Germany)": linked("join", lambda g: g.seats.get(number=1).token),
-    "a spectator": linked("watch", lambda g: g.spectator_token),
-    "the host": linked("host_link", lambda g: g.host_token),
-}
+VIEWERS = viewers_without_the_seat("Germany", 1)
 
 
 def named_choices(version):
