@@ -18,10 +18,22 @@ import sys
 import threading
 import time
 from pathlib import Path
+from urllib.parse import quote
 
 ROOT = Path(__file__).resolve().parent.parent
 PYTHON = sys.executable
 HOST = "127.0.0.1"
+
+
+def database_url(connection) -> str:
+    """``DATABASE_URL`` for a server on the database a Django connection uses (the test's own, SQLite or
+    PostgreSQL), so that the test and the server share it."""
+    settings = connection.settings_dict
+    if connection.vendor == "sqlite":
+        return f"sqlite:///{settings['NAME']}"
+    user, password = quote(settings.get("USER") or ""), settings.get("PASSWORD")
+    login = f"{user}:{quote(password)}@" if password else (f"{user}@" if user else "")
+    return f"postgres://{login}{settings.get('HOST') or '127.0.0.1'}:{settings.get('PORT') or 5432}/{settings['NAME']}"
 
 
 def free_port() -> int:

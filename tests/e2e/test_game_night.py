@@ -22,7 +22,7 @@ from django.db import connections
 from playwright.sync_api import expect
 
 from gameplay.qmg.seating import DEFAULT_SEATING
-from tests.serve_process import ServeProcess
+from tests.serve_process import ServeProcess, database_url
 from tracker.models import Event, Game, Piece
 from tracker.qmg.views import create_game
 
@@ -49,9 +49,9 @@ def watch(page, name, seen):
 def test_a_game_night_of_six_phones_and_the_table_screen(real_db, new_context, tmp_path):
     names = night.NAMES
     game = create_game("Игровой вечер", [(names[s[0]], s) for s in DEFAULT_SEATING[6]], {"prepare_for_war": True})
-    database = connections["default"].settings_dict["NAME"]  # the test's SQLite file (real_db), shared
-    server = ServeProcess(tmp_path, env={"DATABASE_URL": f"sqlite:///{database}", "DJANGO_LIVE_BUS": "local",
-                                         "WEB_ACCESS_LOG": "/dev/null"}).start()
+    # the test's own database (SQLite's file of real_db, or PostgreSQL's test database), shared with the server
+    server = ServeProcess(tmp_path, env={"DATABASE_URL": database_url(connections["default"]),
+                                         "DJANGO_LIVE_BUS": "local", "WEB_ACCESS_LOG": "/dev/null"}).start()
     url = f"http://127.0.0.1:{server.port}"
     try:
         pages = {}
