@@ -64,6 +64,21 @@ def choose(page, card, unit, target=None, game=None):
         answered(page, submit)
 
 
+
+def confirm_and_initiative(south, north, game, before_roll=lambda: None):
+    """Both phones confirm their orders, South enters the initiative dice 5 against 2 on the big buttons (after
+    ``before_roll``, e.g. a screenshot of them) and plays the zones centre, west, east."""
+    caught_up(south, game)
+    south.locator("button.g-confirm").click()
+    caught_up(north, game)
+    north.locator("button.g-confirm").click()
+    form = south.locator("form.g-dice")
+    form.locator('label.g-die:has(input[name="south"][value="5"])').click()
+    form.locator('label.g-die:has(input[name="north"][value="2"])').click()
+    before_roll()
+    form.locator("button[type=submit]:not([name=digital])").click()
+    south.locator('button[name="sequence"][value="center,west,east"]').click()
+
 def test_two_phones_play_a_turn_with_volley_charge_and_rout(live_server, new_context, shot):
     host = new_context().new_page()
     host.goto(live_server.url + "/generalissimus/new/")
@@ -98,18 +113,8 @@ def test_two_phones_play_a_turn_with_volley_charge_and_rout(live_server, new_con
     place(north, "center", "musket_volley")
     place(north, "center", "bayonets")
     shot(north, "generalissimus-02-orders-face-down")
-    caught_up(south, game)
-    south.locator("button.g-confirm").click()
-    caught_up(north, game)
-    north.locator("button.g-confirm").click()
-
     # initiative: big 1-6 buttons for the physical dice
-    form = south.locator("form.g-dice")
-    form.locator('label.g-die:has(input[name="south"][value="5"])').click()
-    form.locator('label.g-die:has(input[name="north"][value="2"])').click()
-    shot(south, "generalissimus-03-initiative-dice")
-    form.locator("button[type=submit]:not([name=digital])").click()
-    south.locator('button[name="sequence"][value="center,west,east"]').click()
+    confirm_and_initiative(south, north, game, lambda: shot(south, "generalissimus-03-initiative-dice"))
 
     # step 1: both reveal a Musket volley at the same time
     choose(south, "S-musket_volley-1", "S-inf-1", "N-inf-1", game=game)
@@ -182,15 +187,7 @@ def test_an_incomplete_choice_is_refused_on_souths_phone_and_north_is_never_bloc
     north.goto(f"{live_server.url}/join/{game.seats.get(number=2).token}/")
     place(south, "center", "manoeuvre")
     place(north, "center", "form_up")
-    caught_up(south, game)
-    south.locator("button.g-confirm").click()
-    caught_up(north, game)
-    north.locator("button.g-confirm").click()
-    form = south.locator("form.g-dice")
-    form.locator('label.g-die:has(input[name="south"][value="5"])').click()
-    form.locator('label.g-die:has(input[name="north"][value="2"])').click()
-    form.locator("button[type=submit]:not([name=digital])").click()
-    south.locator('button[name="sequence"][value="center,west,east"]').click()
+    confirm_and_initiative(south, north, game)
 
     caught_up(south, game)
     form = south.locator("form.g-choose")

@@ -2,8 +2,6 @@
 map beyond them are refused before any work, in both languages, whether they come from a form or an
 import."""
 import random
-import time
-import tracemalloc
 
 import pytest
 
@@ -11,27 +9,14 @@ from gameplay.fog_of_war.board import BoardMap, MapError
 from gameplay.fog_of_war.cards import card_list_size_ok, parse_card, parse_card_list, parse_cards
 from gameplay.fog_of_war.limits import (MAX_CARD_TEXT, MAX_CARDS, MAX_NEIGHBOURS, MAX_PROVINCES, LimitError)
 from gameplay.fog_of_war.stepper import STEPPER, engine_of, year_end_next
+from tests.budget import PEAK, peak_of, refused_early
 
 RNG = random.Random(1)
 
 
-PEAK = 1e6  # bytes: what a refusal may allocate; reading any of these inputs allocates far more
-
-
 def quick(fn, *args):
-    """Run ``fn`` and return (its exception, seconds), asserting that the refusal came before the input was
-    read: the Python memory it allocated stays under ``PEAK`` (the input itself exists beforehand)."""
-    tracemalloc.start()
-    t0 = time.perf_counter()
-    try:
-        with pytest.raises(ValueError) as info:
-            fn(*args)
-        took = time.perf_counter() - t0
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
-    assert peak < PEAK, peak
-    return info.value, took
+    """``fn``'s ``ValueError`` and its seconds, refused before the input was read (tests/budget.py)."""
+    return refused_early(fn, *args)
 
 
 @pytest.mark.parametrize("text", ["1" + "0" * 26, "201", "L3 " * 100_000, "L3 " * (MAX_CARDS + 1),
@@ -139,14 +124,7 @@ def at_reinforcements():
 @pytest.mark.parametrize("value", [10 ** 26, "1" + "0" * 26, str(10 ** 6), "201", "L3 " * 100_000, "L3 " * 201])
 def test_reinforcements_beyond_the_bounds_are_refused_before_any_work(value):
     state = at_reinforcements()
-    tracemalloc.start()
-    t0 = time.perf_counter()
-    try:
-        out = STEPPER.apply(state, {"type": "ye_reinforcements", "axis": value, "allies": "", "seed": 1})
-        took = time.perf_counter() - t0
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
+    out, took, peak = peak_of(STEPPER.apply, state, {"type": "ye_reinforcements", "axis": value, "allies": "", "seed": 1})
     print(f"\nreinforcements of {str(value)[:12]}… refused in {took * 1000:.2f} ms")
     assert not out.ok and out.reason.code == "fow.reinforcements_limit"
     assert "200" in out.reason.ru and "Ось" in out.reason.ru and "Axis" in out.reason.en and out.reason.rule

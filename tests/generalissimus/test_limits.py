@@ -1,14 +1,12 @@
 """The engine's bounds on a setup: settings too deep or too large, piles, unit lists. Refused with a
 ``SettingsError`` / ``StateError`` (Russian text in ``ru``), never a ``RecursionError`` or a long build."""
-import time
-import tracemalloc
-
 import pytest
 
 from gameplay.generalissimus import GameState, Settings, SettingsError, StateError
 from gameplay.generalissimus.settings import MAX_DEPTH, MAX_PILE_PER_TYPE
 from gameplay.generalissimus.state import MAX_UNITS
 from gameplay.generalissimus.stepper import STEPPER
+from tests.budget import refused_early
 
 
 def nested(depth: int, leaf="a"):
@@ -19,23 +17,9 @@ def nested(depth: int, leaf="a"):
     return v
 
 
-PEAK = 1e6  # bytes: what a refusal may allocate; reading any of these inputs allocates far more
-
-
 def refused(fn, *args, error=SettingsError):
-    """``fn(*args)``'s refusal and its seconds, asserting that it came before the input was read: the Python
-    memory it allocated stays under ``PEAK`` (the input itself exists beforehand)."""
-    tracemalloc.start()
-    t0 = time.perf_counter()
-    try:
-        with pytest.raises(error) as info:
-            fn(*args)
-        took = time.perf_counter() - t0
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
-    assert peak < PEAK, peak
-    return info.value, took
+    """``fn(*args)``'s ``error`` and its seconds, refused before the input was read (tests/budget.py)."""
+    return refused_early(fn, *args, error=error)
 
 
 @pytest.mark.parametrize("values", [

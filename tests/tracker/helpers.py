@@ -3,10 +3,11 @@ from __future__ import annotations
 
 import threading
 import time
-import tracemalloc
 
 from django import forms as djforms
 from django.db import connections
+
+from tests.budget import peak_of
 
 
 def initial_data(form, **overrides) -> dict:
@@ -56,14 +57,7 @@ def fire(n, work, report: bool = False) -> list:
 def measured(label: str, fn, *args, **kwargs):
     """``fn(*args, **kwargs)``'s result, with its status, time and peak of Python memory printed
     (``pytest -s``); the seconds it took are in ``measured.last``, the peak in bytes in ``measured.peak``."""
-    tracemalloc.start()
-    t0 = time.perf_counter()
-    try:
-        result = fn(*args, **kwargs)
-    finally:
-        took = time.perf_counter() - t0
-        peak = tracemalloc.get_traced_memory()[1]
-        tracemalloc.stop()
+    result, took, peak = peak_of(fn, *args, **kwargs)
     measured.last, measured.peak = took, peak
     print(f"\n  {label}: {getattr(result, 'status_code', '-')} in {took * 1000:.1f} ms, peak {peak / 1e6:.2f} MB")
     return result

@@ -8,10 +8,10 @@ from django.core.cache import cache
 from django.urls import reverse
 
 from gameplay.qmg.seating import DEFAULT_SEATING
-from tracker.models import Event, PrivateNote
+from tracker.models import Event
 from tracker.qmg.views import create_game
 
-from .test_cards_views import pass_turn
+from .test_cards_views import defended_game, pass_turn
 from .test_views import as_seat, post
 
 pytestmark = pytest.mark.django_db
@@ -20,27 +20,9 @@ NAMES = ["Гер", "Бри", "Яп", "Сов", "Ит", "Ам"]
 
 
 def round_two(client_class, name="Бар", blitzkrieg=True, uk_response="uk_defensive_posture"):
-    """Round 2, Germany's turn, six phones: a British army in Western Europe (recruited by the UK's event in round
-    1), Germany with «Блицкриг» face up and the UK with ``uk_response`` face down (both put out before round 1,
-    «Подготовка к войне»); the USSR holds no response. Returns the game and the phones by seat number."""
-    game = create_game(name, list(zip(NAMES, DEFAULT_SEATING[6])), {"prepare_for_war": True})
-    phones = {n: as_seat(client_class(), game, n) for n in range(1, 7)}
-    if blitzkrieg:
-        assert post(phones[1], game, "prepare", country="germany", card_type="status",
-                    card_id="ger_blitzkrieg").status_code == 200
-    if uk_response:
-        assert post(phones[2], game, "prepare", country="united_kingdom", card_type="response",
-                    card_id=uk_response).status_code == 200
-    pass_turn(phones[1], game)
-    uk = phones[2]
-    for cmd, fields in (("play_card", {"card_type": "event"}),
-                        ("step", {"country": "united_kingdom", "action": "recruit_army", "space": "western_europe"}),
-                        ("end_play", {}), ("supply", {}), ("score", {}), ("discard", {"n": 0}), ("draw", {})):
-        r = post(uk, game, cmd, **fields)
-        assert r.status_code == 200, (cmd, r.content.decode()[:300])
-    for n in (3, 4, 5, 6):
-        pass_turn(phones[n], game)
-    return game, phones
+    """Round 2, Germany's turn, six phones (``defended_game``: Germany's «Блицкриг» face up, the UK's
+    ``uk_response`` face down, the USSR with no response). Returns the game and the phones by seat number."""
+    return defended_game(client_class, name, blitzkrieg=blitzkrieg, uk_response=uk_response)
 
 
 def us_turn(client_class, name="Пёрл-Харбор"):
@@ -194,7 +176,6 @@ def test_an_event_with_no_legal_target_is_warned_of_naming_each_step_and_one_mor
     us = phones[6]
     r = post(us, game, "play_card", card="Флот переведён в Пёрл-Харбор", card_type="event")
     assert r.status_code == 409
-    html = r.content.decode()
     assert "«Флот переведён в Пёрл-Харбор» ещё не сыграна" in flash(r) and "Как сыграть карту" in bar_html(r)
     for step in ("создать флот: Восток Тихого океана", "создать флот: Север Тихого океана", "создать армию: Гавайи"):
         assert f"<li>{step} — допустимой цели нет</li>" in bar_html(r)

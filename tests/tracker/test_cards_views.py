@@ -116,16 +116,19 @@ def test_revealing_a_response_discards_it_and_makes_it_public(client, game6):
     assert "Сталинград" in Event.objects.filter(game=game6).last().summary_ru
 
 
-def defended_game(client_class, name="Окно"):
-    """Round 2, Germany's turn: a British army in Western Europe, the UK holding «Оборонительная позиция» face down
-    and Germany «Блицкриг» face up (both put out before round 1, «Подготовка к войне»). Returns the game and the
-    six phones by seat number."""
+def defended_game(client_class, name="Окно", blitzkrieg=True, uk_response="uk_defensive_posture"):
+    """Round 2, Germany's turn: a British army in Western Europe (recruited by the UK's event in round 1), Germany
+    with «Блицкриг» face up (``blitzkrieg``) and the UK with ``uk_response`` face down (both put out before round 1,
+    «Подготовка к войне»); the USSR holds no response. Returns the game and the six phones by seat number."""
     names = ["Гер", "Бри", "Яп", "Сов", "Ит", "Ам"]
     game = create_game(name, list(zip(names, DEFAULT_SEATING[6])), {"prepare_for_war": True})
     phones = {n: as_seat(client_class(), game, n) for n in range(1, 7)}
-    assert post(phones[1], game, "prepare", country="germany", card_type="status", card_id="ger_blitzkrieg").status_code == 200
-    assert post(phones[2], game, "prepare", country="united_kingdom", card_type="response",
-                card_id="uk_defensive_posture").status_code == 200
+    if blitzkrieg:
+        assert post(phones[1], game, "prepare", country="germany", card_type="status",
+                    card_id="ger_blitzkrieg").status_code == 200
+    if uk_response:
+        assert post(phones[2], game, "prepare", country="united_kingdom", card_type="response",
+                    card_id=uk_response).status_code == 200
     pass_turn(phones[1], game)
     uk = phones[2]  # an event played without its name: its board actions entered one by one
     for cmd, fields in (("play_card", {"card_type": "event"}),
